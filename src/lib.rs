@@ -1,0 +1,2 @@
+//! ccm-render: render OpenShift's cloud controller manager objects offline.
+pub mod yaml;

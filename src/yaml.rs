@@ -1,0 +1,144 @@
+//! The only module that names the YAML crate.
+//!
+//! Reading: every input goes through [`documents`], which parses a YAML (or JSON, a subset of
+//! YAML) stream into `serde_json::Value`s with serde-saphyr's budgets: duplicate keys are an
+//! error, alias expansion, nesting depth and document count are bounded, so hostile input cannot
+//! make the tool spin or run out of memory.
+//!
+//! Writing: [`to_string`] emits one manifest. serde-saphyr quotes the YAML 1.1 booleans (`on`,
+//! `yes`, `no`, …) that Kubernetes' go-yaml would otherwise read as booleans
+//! (kubernetes/kubernetes#34146), and never folds long lines, so long flags stay on one line.
+
+use anyhow::{Context as _, Result};
+use serde::de::DeserializeOwned;
+
+/// The most documents one input file may hold. A multi-document manifest stream from
+/// `openshift-install create manifests` holds a few dozen; a thousand is generous.
+pub const MAX_DOCUMENTS: usize = 1024;
+
+/// The deepest nesting an input may have. Kubernetes objects nest about 15 levels deep.
+pub const MAX_DEPTH: usize = 64;
+
+fn read_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_documents: MAX_DOCUMENTS,
+            max_depth: MAX_DEPTH,
+            max_nodes: 1_000_000,
+            max_aliases: 1_000,
+            max_total_scalar_bytes: 64 * 1024 * 1024,
+        },
+        alias_limits: serde_saphyr::alias_limits! {
+            max_total_replayed_events: 100_000,
+            max_alias_expansions_per_anchor: 100,
+        },
+        with_snippet: false,
+        // YAML 1.2 booleans only: a cloud-config value or label `yes` must stay the string "yes".
+        strict_booleans: true,
+    }
+}
+
+/// Parses a YAML or JSON stream into its documents, skipping empty ones (a stream that starts or
+/// ends with `---`).
+pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
+    let docs: Vec<Option<serde_json::Value>> =
+        serde_saphyr::from_multiple_with_options(text, read_options())
+            .map_err(|err| anyhow::anyhow!("{}", one_line(&err.to_string())))?;
+    Ok(docs
+        .into_iter()
+        .flatten()
+        .filter(|doc| !doc.is_null())
+        .collect())
+}
+
+/// Parses exactly one YAML document into `T` (used for the tool's own embedded assets and
+/// descriptors, which are trusted but still checked).
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
+    serde_saphyr::from_str_with_options(text, read_options())
+        .map_err(|err| anyhow::anyhow!("{}", one_line(&err.to_string())))
+}
+
+/// Serialises one value as a YAML document (no leading `---`), ending in a newline.
+pub fn to_string<T: serde::Serialize>(value: &T) -> Result<String> {
+    let options = serde_saphyr::ser_options! {
+        folded_wrap_chars: usize::MAX,
+        min_fold_chars: usize::MAX,
+    };
+    let mut text =
+        serde_saphyr::to_string_with_options(value, options).context("serialising YAML")?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// Collapses a multi-line parser message into one line, so that every error stays one line as
+/// the CLI contract asks.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn multi_document_stream_skips_empty_documents() {
+        let docs = documents("---\na: 1\n---\n---\nb: 2\n").expect("parses");
+        assert_eq!(docs, vec![json!({"a": 1}), json!({"b": 2})]);
+    }
+
+    #[test]
+    fn json_input_is_accepted() {
+        let docs = documents(r#"{"kind": "Proxy", "spec": {"noProxy": "a,b"}}"#).expect("parses");
+        assert_eq!(docs[0]["spec"]["noProxy"], "a,b");
+    }
+
+    #[test]
+    fn duplicate_keys_are_an_error() {
+        let err = documents("a: 1\na: 2\n").expect_err("duplicate key");
+        assert!(err.to_string().contains("duplicate"), "{err}");
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_stay_strings_after_a_round_trip() {
+        for word in ["on", "off", "yes", "no", "y", "n", "0755", "1e3", "true", "null", "~"] {
+            let value = json!({ "k": word });
+            let text = to_string(&value).expect("serialises");
+            let back = documents(&text).expect("re-parses");
+            assert_eq!(back[0]["k"], word, "{word} became {text}");
+        }
+    }
+
+    #[test]
+    fn long_lines_are_not_folded() {
+        let long = "x".repeat(300);
+        let text = to_string(&json!({ "k": long })).expect("serialises");
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..12 {
+            let prev = level - 1;
+            bomb.push_str(&format!(
+                "l{level}: &l{level} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n",
+                p = if prev == 0 { "a".to_string() } else { format!("l{prev}") }
+            ));
+        }
+        assert!(documents(&bomb).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        assert!(documents(&deep).is_err());
+    }
+}

@@ -1,2 +1,18 @@
 //! ccm-render: render OpenShift's cloud controller manager objects offline.
+//!
+//! Data flows one way: input files → [`inputs`] → [`config::ClusterConfig`] → a provider from
+//! [`providers`] → [`render::render`] (pure) → [`output`] (the only code that writes).
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod features;
+pub mod inputs;
+pub mod output;
+pub mod providers;
+pub mod render;
+pub mod tls;
+pub mod validate;
 pub mod yaml;
+
+pub use commands::{ExitStatus, run};

@@ -1,1 +1,18 @@
-fn main() {}
+//! The `ccm-render` binary: parse the command line, run, map the result to an exit status.
+use clap::Parser as _;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // clap prints usage errors itself and exits 2, as the CLI contract asks.
+    let cli = ccm_render::cli::Cli::parse();
+    match ccm_render::run(cli) {
+        Ok(status) => status.into(),
+        Err(err) => {
+            eprintln!("error: {err}");
+            for cause in err.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -108,7 +108,9 @@ mod tests {
 
     #[test]
     fn yaml_1_1_booleans_stay_strings_after_a_round_trip() {
-        for word in ["on", "off", "yes", "no", "y", "n", "0755", "1e3", "true", "null", "~"] {
+        for word in [
+            "on", "off", "yes", "no", "y", "n", "0755", "1e3", "true", "null", "~",
+        ] {
             let value = json!({ "k": word });
             let text = to_string(&value).expect("serialises");
             let back = documents(&text).expect("re-parses");
@@ -125,13 +127,19 @@ mod tests {
 
     #[test]
     fn alias_bomb_is_refused() {
+        use std::fmt::Write as _;
         let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
         for level in 1..12 {
             let prev = level - 1;
-            bomb.push_str(&format!(
-                "l{level}: &l{level} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n",
-                p = if prev == 0 { "a".to_string() } else { format!("l{prev}") }
-            ));
+            let _ = writeln!(
+                bomb,
+                "l{level}: &l{level} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]",
+                p = if prev == 0 {
+                    "a".to_string()
+                } else {
+                    format!("l{prev}")
+                }
+            );
         }
         assert!(documents(&bomb).is_err());
     }

@@ -1,0 +1,113 @@
+//! What each subcommand does: glue between the command line, the pure render and the output.
+
+use crate::cli::{Cli, Command, RenderArgs};
+use crate::config::{ClusterConfig, InputFiles};
+use crate::providers::{Catalogue, Selection};
+use crate::render::Rendered;
+use anyhow::Result;
+
+/// How a command ended, when it did not fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// Success (0).
+    Success,
+    /// `--check`/`--diff` found something that would change (1).
+    Drift,
+}
+
+impl From<ExitStatus> for std::process::ExitCode {
+    fn from(status: ExitStatus) -> Self {
+        match status {
+            ExitStatus::Success => Self::SUCCESS,
+            ExitStatus::Drift => Self::from(1),
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<ExitStatus> {
+    match cli.command {
+        Command::Render(args) => render(&args),
+        Command::Platforms => platforms(),
+    }
+}
+
+/// Reads the inputs and renders them in memory, with no output I/O.
+pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
+    let cfg = ClusterConfig::load(files)?;
+    match catalogue.select(
+        &cfg.infrastructure.platform,
+        &cfg.infrastructure.azure_cloud_name,
+    ) {
+        Selection::Provider(provider) => crate::render::render(&cfg, provider, &catalogue.common),
+        Selection::NoCcm(reason) => Ok(Rendered {
+            warnings: vec![format!("{reason}; rendering nothing")],
+            ..Rendered::default()
+        }),
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<ExitStatus> {
+    crate::output::check_dest(&args.dest_dir)?;
+    let files = InputFiles {
+        infrastructure: args.infrastructure.clone(),
+        images: args.images.clone(),
+        cloud_config: args.cloud_config.clone(),
+        proxy: args.proxy.clone(),
+        network: args.network.clone(),
+        feature_gate: args.feature_gate.clone(),
+        apiserver: args.apiserver.clone(),
+        namespace: args.namespace.clone(),
+    };
+    let catalogue = Catalogue::builtin()?;
+    let rendered = render_in_memory(&files, &catalogue)?;
+    let tree = crate::output::tree(&rendered)?;
+    let report = crate::output::write(&tree, &args.dest_dir)?;
+    for warning in &rendered.warnings {
+        eprintln!("warning: {warning}");
+    }
+    eprintln!(
+        "ccm-render: {} files in {} ({} written, {} unchanged)",
+        tree.files.len(),
+        args.dest_dir,
+        report.written.len(),
+        report.unchanged.len()
+    );
+    Ok(ExitStatus::Success)
+}
+
+fn platforms() -> Result<ExitStatus> {
+    let catalogue = Catalogue::builtin()?;
+    println!(
+        "{:<14} {:<15} {:<9} IMAGES.JSON KEYS",
+        "PLATFORM", "PROVIDER", "CCM"
+    );
+    for platform in crate::inputs::infrastructure::KNOWN_PLATFORMS {
+        let mut matching: Vec<_> = catalogue
+            .providers
+            .values()
+            .filter(|p| p.spec().platform == *platform)
+            .collect();
+        matching.sort_by_key(|p| p.spec().azure_cloud_name.is_some());
+        if matching.is_empty() {
+            println!("{platform:<14} {:<15} {:<9} -", "-", "no");
+        }
+        for provider in matching {
+            let mut keys: Vec<&str> = provider
+                .spec()
+                .images
+                .values()
+                .map(String::as_str)
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let ccm = format!("yes ({})", provider.spec().cloud_provider);
+            println!(
+                "{platform:<14} {:<15} {ccm:<9} {}",
+                provider.name(),
+                keys.join(", ")
+            );
+        }
+    }
+    Ok(ExitStatus::Success)
+}

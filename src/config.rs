@@ -1,0 +1,116 @@
+//! `ClusterConfig`: the one merged, validated view of the inputs that the render reads.
+//!
+//! Built once from the input files (all file reading happens here or in `inputs`); every later
+//! step only reads it.
+
+use crate::features::FeatureGates;
+use crate::inputs::{
+    self, cloud_provider_config::Source, images::Images, infrastructure::Infrastructure,
+    proxy::ProxyEnv,
+};
+use crate::tls::TlsSettings;
+use anyhow::{Result, anyhow};
+use camino::Utf8PathBuf;
+use serde_json::Value;
+
+/// The namespace CCCMO deploys the CCMs into (its `--namespace` default).
+pub const DEFAULT_NAMESPACE: &str = "openshift-cloud-controller-manager";
+
+/// Everything the render needs.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// The Infrastructure.
+    pub infrastructure: Infrastructure,
+    /// images.json.
+    pub images: Images,
+    /// Namespace of the post-install objects.
+    pub namespace: String,
+    /// Proxy environment for the CCM containers.
+    pub proxy: ProxyEnv,
+    /// TLS flags.
+    pub tls: TlsSettings,
+    /// OpenShift feature gates.
+    pub features: FeatureGates,
+    /// The Network object, when given.
+    pub network: Option<Value>,
+    /// The cloud config source, when given.
+    pub cloud_config: Option<Source>,
+    /// Things worth telling the user that are not errors.
+    pub warnings: Vec<String>,
+}
+
+/// The input files, as the command line names them.
+#[derive(Debug, Clone, Default)]
+pub struct InputFiles {
+    /// `--infrastructure`.
+    pub infrastructure: Utf8PathBuf,
+    /// `--images`.
+    pub images: Utf8PathBuf,
+    /// `--cloud-config`.
+    pub cloud_config: Option<Utf8PathBuf>,
+    /// `--proxy`.
+    pub proxy: Option<Utf8PathBuf>,
+    /// `--network`.
+    pub network: Option<Utf8PathBuf>,
+    /// `--feature-gate`.
+    pub feature_gate: Option<Utf8PathBuf>,
+    /// `--apiserver`.
+    pub apiserver: Option<Utf8PathBuf>,
+    /// `--namespace`.
+    pub namespace: String,
+}
+
+impl ClusterConfig {
+    /// Reads and checks every input.
+    pub fn load(files: &InputFiles) -> Result<Self> {
+        crate::validate::namespace(&files.namespace).map_err(|e| anyhow!("--namespace: {e}"))?;
+        let infrastructure = inputs::infrastructure::load(&files.infrastructure)?;
+        let images = inputs::images::load(&files.images)?;
+        let cloud_config = files
+            .cloud_config
+            .as_deref()
+            .map(inputs::cloud_provider_config::load)
+            .transpose()?;
+        let mut warnings = Vec::new();
+        let proxy = match files.proxy.as_deref() {
+            Some(path) => {
+                let proxy = inputs::proxy::load(path)?;
+                if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
+                    // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
+                    // network operator fills in a running cluster.
+                    warnings.push(format!(
+                        "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
+                    ));
+                }
+                proxy.status
+            }
+            None => ProxyEnv::default(),
+        };
+        let network = inputs::load_config_object(files.network.as_deref(), "Network")?;
+        let feature_gate =
+            inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
+        let features = FeatureGates::from_manifest(feature_gate.as_ref())
+            .map_err(|e| with_file(e, files.feature_gate.as_ref()))?;
+        let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
+        let tls = crate::tls::from_apiserver(apiserver.as_ref())
+            .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
+        Ok(Self {
+            infrastructure,
+            images,
+            namespace: files.namespace.clone(),
+            proxy,
+            tls,
+            features,
+            network,
+            cloud_config,
+            warnings,
+        })
+    }
+}
+
+fn with_file(err: anyhow::Error, path: Option<&Utf8PathBuf>) -> anyhow::Error {
+    match path {
+        Some(path) => anyhow!("{path}: {err}"),
+        None => err,
+    }
+}

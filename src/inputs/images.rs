@@ -1,0 +1,166 @@
+//! The images: a plain `images.json` object, or the `cloud-controller-manager-images` ConfigMap
+//! that carries it under `data."images.json"` (as CCCMO's `manifests/01_images.configmap.yaml`
+//! does). Which one a file holds is detected from its content.
+
+use super::{kind_of, parse_documents, pick_object, read_text};
+use anyhow::{Result, anyhow, bail};
+use camino::Utf8Path;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// images.json keys to image references.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Images {
+    entries: BTreeMap<String, String>,
+    /// Where they came from, for error messages.
+    origin: String,
+}
+
+impl Images {
+    /// The image for an images.json key, or an error that says which key and which file.
+    pub fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
+        match self.entries.get(key) {
+            Some(image) if !image.is_empty() => Ok(image),
+            _ => Err(anyhow!(
+                "{}: no {key:?} entry, which {needed_by} needs",
+                self.origin
+            )),
+        }
+    }
+
+    /// Builds images from key/value pairs (tests and install-config derivation).
+    pub fn from_entries(origin: &str, entries: BTreeMap<String, String>) -> Result<Self> {
+        for (key, image) in &entries {
+            // An empty value is CCCMO's "missing" (its govalidator `required` check); it is
+            // reported when a provider needs that key, not here.
+            if !image.is_empty() {
+                crate::validate::image_reference(image)
+                    .map_err(|err| anyhow!("{origin}: {key}: {err}"))?;
+            }
+        }
+        Ok(Self {
+            entries,
+            origin: origin.to_string(),
+        })
+    }
+}
+
+/// Reads images from a file holding either form.
+pub fn load(path: &Utf8Path) -> Result<Images> {
+    let text = read_text(path)?;
+    let docs = parse_documents(&text, path)?;
+    let is_configmap_stream = docs.iter().any(|d| !kind_of(d).is_empty());
+    let (object, origin) = if is_configmap_stream {
+        let cm = pick_object(
+            docs,
+            "ConfigMap",
+            &["cloud-controller-manager-images"],
+            path,
+        )?;
+        super::check_api_version(&cm, "", &["v1"], path)?;
+        let Some(json_text) = cm.pointer("/data/images.json") else {
+            bail!("{path}: the ConfigMap has no data.\"images.json\" key");
+        };
+        let Some(json_text) = json_text.as_str() else {
+            bail!("{path}: data.\"images.json\" is not a string");
+        };
+        let origin = format!("{path} (data.\"images.json\")");
+        let object: Value = serde_json::from_str(json_text)
+            .map_err(|err| anyhow!("{origin}: not valid JSON: {err}"))?;
+        (object, origin)
+    } else {
+        match <[Value; 1]>::try_from(docs) {
+            Ok([object]) => (object, path.to_string()),
+            Err(docs) if docs.is_empty() => bail!("{path}: empty, expected an images.json object"),
+            Err(_) => bail!("{path}: several documents, expected one images.json object"),
+        }
+    };
+    let Value::Object(map) = object else {
+        bail!("{origin}: expected a JSON object of image references");
+    };
+    let mut entries = BTreeMap::new();
+    for (key, value) in map {
+        let Value::String(image) = value else {
+            bail!("{origin}: {key}: expected a string image reference, found {value}");
+        };
+        entries.insert(key, image);
+    }
+    Images::from_entries(&origin, entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_text(text: &str) -> Result<Images> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("images");
+        std::fs::write(&file, text).expect("write");
+        load(Utf8Path::from_path(&file).expect("utf8"))
+    }
+
+    #[test]
+    fn plain_images_json_is_read() {
+        let images = load_text(r#"{"cloudControllerManagerAWS": "quay.io/a/b:1"}"#).expect("ok");
+        assert_eq!(
+            images
+                .get("cloudControllerManagerAWS", "aws")
+                .expect("found"),
+            "quay.io/a/b:1"
+        );
+    }
+
+    #[test]
+    fn configmap_carrying_images_json_is_detected() {
+        let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cloud-controller-manager-images\ndata:\n  images.json: >\n    {\"cloudControllerManagerAWS\": \"quay.io/a/b\"}\n";
+        let images = load_text(cm).expect("ok");
+        assert_eq!(
+            images
+                .get("cloudControllerManagerAWS", "aws")
+                .expect("found"),
+            "quay.io/a/b"
+        );
+    }
+
+    #[test]
+    fn missing_key_names_the_key_and_who_needs_it() {
+        let images = load_text(r#"{"cloudControllerManagerAWS": "quay.io/a/b"}"#).expect("ok");
+        let err = images
+            .get("cloudControllerManagerGCP", "the gcp provider")
+            .expect_err("missing");
+        assert!(
+            err.to_string()
+                .ends_with("no \"cloudControllerManagerGCP\" entry, which the gcp provider needs"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn invalid_reference_is_refused_naming_the_key() {
+        let err = load_text(r#"{"cloudControllerManagerAWS": "quay.io/a b"}"#).expect_err("bad");
+        assert!(
+            err.to_string().contains(": cloudControllerManagerAWS: "),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn configmap_without_the_key_is_refused() {
+        let err =
+            load_text("apiVersion: v1\nkind: ConfigMap\ndata:\n  other: x\n").expect_err("no key");
+        assert!(
+            err.to_string().contains("no data.\"images.json\" key"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn non_string_image_is_refused() {
+        let err = load_text(r#"{"cloudControllerManagerAWS": 3}"#).expect_err("number");
+        assert!(
+            err.to_string()
+                .contains("expected a string image reference"),
+            "{err}"
+        );
+    }
+}

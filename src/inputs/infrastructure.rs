@@ -1,0 +1,238 @@
+//! The `Infrastructure` object (`config.openshift.io/v1`, name `cluster`): the platform, the
+//! infrastructure name, the control-plane topology and where the cloud config lives.
+
+use super::{load_object, typed};
+use anyhow::{Result, bail};
+use camino::Utf8Path;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// Every platform type string openshift/api defines (`config/v1/types_infrastructure.go`,
+/// `PlatformType`). Anything else in `status.platformStatus.type` is an error.
+pub const KNOWN_PLATFORMS: &[&str] = &[
+    "AWS",
+    "Azure",
+    "BareMetal",
+    "GCP",
+    "Libvirt",
+    "OpenStack",
+    "None",
+    "VSphere",
+    "oVirt",
+    "IBMCloud",
+    "KubeVirt",
+    "EquinixMetal",
+    "PowerVS",
+    "AlibabaCloud",
+    "Nutanix",
+    "External",
+];
+
+/// The parts of the Infrastructure that the render reads, plus the whole object for the cloud
+/// config transforms (vSphere reads failure domains and node networking from it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Infrastructure {
+    /// `status.platformStatus.type`, one of [`KNOWN_PLATFORMS`].
+    pub platform: String,
+    /// `status.platformStatus.azure.cloudName` ("" when absent).
+    pub azure_cloud_name: String,
+    /// `status.infrastructureName` ("" when absent; providers that need it say so).
+    pub infrastructure_name: String,
+    /// `status.controlPlaneTopology == SingleReplica`.
+    pub single_replica: bool,
+    /// `spec.cloudConfig.name` ("" when absent).
+    pub cloud_config_name: String,
+    /// `spec.cloudConfig.key` ("" when absent).
+    pub cloud_config_key: String,
+    /// The object as read, for the cloud config transforms.
+    pub raw: Value,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Doc {
+    #[serde(default)]
+    spec: Spec,
+    status: Option<Status>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Spec {
+    #[serde(default)]
+    cloud_config: CloudConfigRef,
+}
+
+#[derive(Deserialize, Default)]
+struct CloudConfigRef {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    key: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_field_names)] // named as in openshift/api
+struct Status {
+    #[serde(default)]
+    infrastructure_name: String,
+    #[serde(default)]
+    control_plane_topology: String,
+    platform_status: Option<PlatformStatus>,
+}
+
+#[derive(Deserialize, Default)]
+struct PlatformStatus {
+    #[serde(rename = "type", default)]
+    platform: String,
+    #[serde(default)]
+    azure: Option<AzureStatus>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct AzureStatus {
+    #[serde(default)]
+    cloud_name: String,
+}
+
+/// Control-plane topologies openshift/api defines (`TopologyMode`).
+const TOPOLOGIES: &[&str] = &[
+    "HighlyAvailable",
+    "HighlyAvailableArbiter",
+    "SingleReplica",
+    "External",
+    "DualReplica",
+];
+
+/// Reads the Infrastructure from a file (YAML or JSON, possibly among other objects).
+pub fn load(path: &Utf8Path) -> Result<Infrastructure> {
+    let doc = load_object(
+        path,
+        "Infrastructure",
+        "config.openshift.io",
+        &["v1"],
+        &["cluster"],
+    )?;
+    from_value(doc, path)
+}
+
+/// Checks and extracts an Infrastructure already parsed.
+pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
+    let doc: Doc = typed(&raw, path)?;
+    // CCCMO pkg/config/config.go ComposeConfig: the platform comes from status.platformStatus
+    // only, never from the deprecated status.platform or from spec.
+    let mut status = doc.status.unwrap_or_default();
+    let Some(platform_status) = status.platform_status.take() else {
+        bail!(
+            "{path}: status.platformStatus is missing (the Infrastructure must carry its status, as the installer writes it)"
+        );
+    };
+    let platform = platform_status.platform;
+    if platform.is_empty() {
+        bail!("{path}: status.platformStatus.type is empty");
+    }
+    if !KNOWN_PLATFORMS.contains(&platform.as_str()) {
+        bail!(
+            "{path}: status.platformStatus.type: unknown platform {platform:?} (known: {})",
+            KNOWN_PLATFORMS.join(", ")
+        );
+    }
+    let topology = status.control_plane_topology;
+    if !topology.is_empty() && !TOPOLOGIES.contains(&topology.as_str()) {
+        bail!(
+            "{path}: status.controlPlaneTopology: unknown topology {topology:?} (known: {})",
+            TOPOLOGIES.join(", ")
+        );
+    }
+    let infrastructure_name = status.infrastructure_name;
+    if !infrastructure_name.is_empty() {
+        crate::validate::infrastructure_name(&infrastructure_name)
+            .map_err(|err| anyhow::anyhow!("{path}: status.infrastructureName: {err}"))?;
+    }
+    Ok(Infrastructure {
+        azure_cloud_name: platform_status
+            .azure
+            .map(|a| a.cloud_name)
+            .unwrap_or_default(),
+        platform,
+        single_replica: topology == "SingleReplica",
+        infrastructure_name,
+        cloud_config_name: doc.spec.cloud_config.name,
+        cloud_config_key: doc.spec.cloud_config.key,
+        raw,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(v: Value) -> Result<Infrastructure> {
+        from_value(v, Utf8Path::new("infra.yaml"))
+    }
+
+    fn infra(platform: &str) -> Value {
+        json!({
+            "apiVersion": "config.openshift.io/v1", "kind": "Infrastructure",
+            "spec": {"cloudConfig": {"name": "cloud-provider-config", "key": "config"}},
+            "status": {"infrastructureName": "mycluster-abcde",
+                       "controlPlaneTopology": "SingleReplica",
+                       "platformStatus": {"type": platform, "azure": {"cloudName": "AzureStackCloud"}}}
+        })
+    }
+
+    #[test]
+    fn fields_the_render_reads_are_extracted() {
+        let i = parse(infra("Azure")).expect("valid");
+        assert_eq!(i.platform, "Azure");
+        assert_eq!(i.azure_cloud_name, "AzureStackCloud");
+        assert_eq!(i.infrastructure_name, "mycluster-abcde");
+        assert!(i.single_replica);
+        assert_eq!(i.cloud_config_name, "cloud-provider-config");
+        assert_eq!(i.cloud_config_key, "config");
+    }
+
+    #[test]
+    fn missing_platform_status_is_an_error() {
+        let err = parse(json!({"status": {"platform": "AWS"}})).expect_err("no platformStatus");
+        assert!(
+            err.to_string()
+                .contains("infra.yaml: status.platformStatus is missing"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_platform_is_an_error_naming_the_field() {
+        let err = parse(infra("Moon")).expect_err("unknown");
+        assert!(
+            err.to_string()
+                .starts_with("infra.yaml: status.platformStatus.type: unknown platform \"Moon\""),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn wrong_type_is_an_error_naming_the_field() {
+        let err = parse(json!({"status": {"platformStatus": {"type": 7}}})).expect_err("type");
+        assert!(
+            err.to_string()
+                .starts_with("infra.yaml: status.platformStatus.type: invalid type"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn infrastructure_name_that_could_inject_is_refused() {
+        let mut v = infra("AWS");
+        v["status"]["infrastructureName"] = json!("x \\\n--evil=1");
+        let err = parse(v).expect_err("bad name");
+        assert!(
+            err.to_string().contains("status.infrastructureName"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! Reading the input files: one submodule per input kind, each returning a small typed struct.
+//!
+//! This module owns the rules every input shares: a size limit, UTF-8, YAML or JSON in a
+//! single- or multi-document stream, and picking the wanted object out of that stream by kind.
+//! Errors name the file (and the field where there is one). Nothing here knows about providers.
+
+pub mod cloud_provider_config;
+pub mod images;
+pub mod infrastructure;
+pub mod proxy;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use camino::Utf8Path;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::io::Read as _;
+
+/// The largest input file accepted. Real inputs are a few kilobytes; a whole
+/// `openshift-install create manifests` stream is well under a megabyte.
+pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads an input file as UTF-8 text, refusing anything larger than [`MAX_INPUT_BYTES`] without
+/// reading it whole.
+pub fn read_text(path: &Utf8Path) -> Result<String> {
+    let file = std::fs::File::open(path).with_context(|| format!("{path}: cannot open"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("{path}: cannot read metadata"))?;
+    if meta.is_dir() {
+        bail!("{path}: is a directory, expected a file");
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{path}: cannot read"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!(
+            "{path}: larger than the {} MiB input limit",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        );
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow!("{path}: is not UTF-8 text"))
+}
+
+/// Parses an input's text into its YAML/JSON documents.
+pub fn parse_documents(text: &str, path: &Utf8Path) -> Result<Vec<Value>> {
+    crate::yaml::documents(text).map_err(|err| anyhow!("{path}: not valid YAML or JSON: {err}"))
+}
+
+/// The `kind` of a parsed object, or "" when it has none.
+pub fn kind_of(doc: &Value) -> &str {
+    doc.get("kind").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The `metadata.name` of a parsed object, or "" when it has none.
+pub fn name_of(doc: &Value) -> &str {
+    doc.pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// Picks the one object of `kind` out of a document stream. When the stream holds several, the
+/// one whose name is in `preferred_names` (in that order) wins; otherwise it is ambiguous.
+pub fn pick_object(
+    docs: Vec<Value>,
+    kind: &str,
+    preferred_names: &[&str],
+    path: &Utf8Path,
+) -> Result<Value> {
+    let found: Vec<String> = docs.iter().map(|d| kind_of(d).to_string()).collect();
+    let mut candidates: Vec<Value> = docs.into_iter().filter(|d| kind_of(d) == kind).collect();
+    match candidates.len() {
+        0 => {
+            let mut kinds: Vec<&str> = found.iter().map(String::as_str).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            let kinds: Vec<String> = kinds
+                .into_iter()
+                .map(|k| {
+                    if k.is_empty() {
+                        "an object with no kind".to_string()
+                    } else {
+                        k.to_string()
+                    }
+                })
+                .collect();
+            if kinds.is_empty() {
+                bail!("{path}: no {kind} object (the file holds no document)");
+            }
+            bail!(
+                "{path}: no {kind} object (the file holds {})",
+                kinds.join(", ")
+            )
+        }
+        1 => Ok(candidates.remove(0)),
+        _ => {
+            for wanted in preferred_names {
+                if let Some(i) = candidates.iter().position(|d| name_of(d) == *wanted) {
+                    return Ok(candidates.swap_remove(i));
+                }
+            }
+            let names: Vec<&str> = candidates.iter().map(name_of).collect();
+            bail!(
+                "{path}: {} {kind} objects ({}); keep only the one to use",
+                candidates.len(),
+                names.join(", ")
+            )
+        }
+    }
+}
+
+/// Checks that an object's `apiVersion` is `group/version` for a known version (an empty group
+/// means the core group, written as the bare version).
+pub fn check_api_version(
+    doc: &Value,
+    group: &str,
+    versions: &[&str],
+    path: &Utf8Path,
+) -> Result<()> {
+    let got = doc
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let ok = versions.iter().any(|v| {
+        if group.is_empty() {
+            got == *v
+        } else {
+            got == format!("{group}/{v}")
+        }
+    });
+    if !ok {
+        let want: Vec<String> = versions
+            .iter()
+            .map(|v| {
+                if group.is_empty() {
+                    (*v).to_string()
+                } else {
+                    format!("{group}/{v}")
+                }
+            })
+            .collect();
+        bail!(
+            "{path}: apiVersion {got:?} is not {} for kind {}",
+            want.join(" or "),
+            kind_of(doc)
+        );
+    }
+    Ok(())
+}
+
+/// Deserialises a parsed object into a typed struct; a value of the wrong type is reported with
+/// the path of the field (`status.platformStatus.type: invalid type: …`).
+pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
+    serde_path_to_error::deserialize(doc).map_err(|err| {
+        let field = err.path().to_string();
+        let inner = err.into_inner();
+        if field == "." {
+            anyhow!("{path}: {inner}")
+        } else {
+            anyhow!("{path}: {field}: {inner}")
+        }
+    })
+}
+
+/// Reads a file and returns the one object of `kind` (group `group`) it holds.
+pub fn load_object(
+    path: &Utf8Path,
+    kind: &str,
+    group: &str,
+    versions: &[&str],
+    preferred_names: &[&str],
+) -> Result<Value> {
+    let text = read_text(path)?;
+    let docs = parse_documents(&text, path)?;
+    let doc = pick_object(docs, kind, preferred_names, path)?;
+    check_api_version(&doc, group, versions, path)?;
+    Ok(doc)
+}
+
+/// Reads an optional `config.openshift.io/v1` object (FeatureGate, APIServer, Network) whole,
+/// for the modules that interpret it.
+pub fn load_config_object(path: Option<&Utf8Path>, kind: &str) -> Result<Option<Value>> {
+    path.map(|p| load_object(p, kind, "config.openshift.io", &["v1"], &["cluster"]))
+        .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn p() -> &'static Utf8Path {
+        Utf8Path::new("in.yaml")
+    }
+
+    #[test]
+    fn pick_object_finds_the_kind_among_others() {
+        let docs = vec![
+            json!({"kind": "ConfigMap"}),
+            json!({"kind": "Proxy", "x": 1}),
+        ];
+        assert_eq!(pick_object(docs, "Proxy", &[], p()).expect("found")["x"], 1);
+    }
+
+    #[test]
+    fn pick_object_names_what_the_file_holds_when_kind_is_missing() {
+        let docs = vec![json!({"kind": "ConfigMap"}), json!({"kind": "Secret"})];
+        let err = pick_object(docs, "Proxy", &[], p()).expect_err("missing");
+        assert_eq!(
+            err.to_string(),
+            "in.yaml: no Proxy object (the file holds ConfigMap, Secret)"
+        );
+    }
+
+    #[test]
+    fn pick_object_prefers_the_named_object_among_several() {
+        let docs = vec![
+            json!({"kind": "ConfigMap", "metadata": {"name": "other"}}),
+            json!({"kind": "ConfigMap", "metadata": {"name": "cloud-provider-config"}}),
+        ];
+        let doc = pick_object(docs, "ConfigMap", &["cloud-provider-config"], p()).expect("found");
+        assert_eq!(name_of(&doc), "cloud-provider-config");
+    }
+
+    #[test]
+    fn pick_object_refuses_an_ambiguous_stream() {
+        let docs = vec![
+            json!({"kind": "ConfigMap", "metadata": {"name": "a"}}),
+            json!({"kind": "ConfigMap", "metadata": {"name": "b"}}),
+        ];
+        let err = pick_object(docs, "ConfigMap", &["c"], p()).expect_err("ambiguous");
+        assert!(
+            err.to_string().contains("2 ConfigMap objects (a, b)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn wrong_api_version_is_named() {
+        let doc = json!({"apiVersion": "config.openshift.io/v2", "kind": "Proxy"});
+        let err = check_api_version(&doc, "config.openshift.io", &["v1"], p()).expect_err("bad");
+        assert!(
+            err.to_string().contains("\"config.openshift.io/v2\""),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn typed_errors_name_the_field() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct S {
+            status: Status,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Status {
+            name: String,
+        }
+        let err = typed::<S>(&json!({"status": {"name": 3}}), p()).expect_err("wrong type");
+        assert!(
+            err.to_string()
+                .starts_with("in.yaml: status.name: invalid type"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn oversized_input_is_refused_without_reading_it_all() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("big.yaml");
+        let f = std::fs::File::create(&file).expect("create");
+        f.set_len(MAX_INPUT_BYTES + 10).expect("grow");
+        let path = Utf8Path::from_path(&file).expect("utf8");
+        let err = read_text(path).expect_err("too big");
+        assert!(err.to_string().contains("16 MiB input limit"), "{err}");
+    }
+}

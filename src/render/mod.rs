@@ -1,0 +1,283 @@
+//! The render step: a pure function from a [`ClusterConfig`] and a [`Provider`] to the objects
+//! and files to write. No I/O happens here.
+//!
+//! The steps that apply to every platform are written once and work on parsed objects (CCCMO
+//! pkg/cloud/common): images by container name, environment values, replicas, proxy
+//! environment, TLS and feature-gate flags, namespace, and the common PodDisruptionBudget and
+//! Service.
+
+pub mod script;
+
+use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
+use crate::providers::{Common, EnvSource, Provider};
+use anyhow::{Context as _, Result, anyhow};
+use script::Script;
+use serde_json::{Value, json};
+
+/// The labels whose value is the platform type (CCCMO pkg/cloud/common/labels.go).
+const PLATFORM_LABELS: [&str; 2] = [
+    "infrastructure.openshift.io/cloud-controller-manager",
+    "infrastructure.openshift.io/cloud-node-manager",
+];
+
+/// What a render produces, before it is laid out as files.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rendered {
+    /// Post-install objects (`DIR/manifests/`).
+    pub manifests: Vec<Value>,
+    /// Bootstrap static pods (`DIR/bootstrap/`).
+    pub bootstrap: Vec<Value>,
+    /// The cloud config for the bootstrap pods (`DIR/config/cloud.conf`), when there is one.
+    pub cloud_conf: Option<String>,
+    /// Things worth telling the user that are not errors.
+    pub warnings: Vec<String>,
+}
+
+/// Renders everything for one provider.
+pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Result<Rendered> {
+    let mut manifests = Vec::with_capacity(provider.manifests.len() + 2);
+    for object in &provider.manifests {
+        let mut object = object.clone();
+        adjust(&mut object, cfg, provider).with_context(|| {
+            format!(
+                "rendering {} {} of provider {}",
+                crate::inputs::kind_of(&object),
+                crate::inputs::name_of(&object),
+                provider.name()
+            )
+        })?;
+        manifests.push(object);
+    }
+    manifests.extend(common_objects(cfg, provider, common));
+    Ok(Rendered {
+        manifests,
+        bootstrap: Vec::new(),
+        cloud_conf: None,
+        warnings: cfg.warnings.clone(),
+    })
+}
+
+/// Applies every common step to one provider object.
+fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Result<()> {
+    let spec = provider.spec();
+    let platform = cfg.infrastructure.platform.as_str();
+    let kind = crate::inputs::kind_of(object).to_string();
+    set_platform_labels(object, platform);
+    move_namespace(object, &cfg.namespace);
+
+    // CCCMO substitution.go: Deployments get one replica on single-replica control planes.
+    if kind == "Deployment" && cfg.infrastructure.single_replica {
+        object["spec"]["replicas"] = json!(1);
+    }
+
+    let feature_gates = cfg.features.upstream_ccm_flag_value();
+    let tls_flags = cfg.tls.flags();
+    let is_workload = kind == "Deployment" || kind == "DaemonSet";
+    for (container, is_init) in containers_mut(object) {
+        let name = container
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let image_key = spec
+            .images
+            .get(&name)
+            .ok_or_else(|| anyhow!("container {name:?} has no images entry in provider.yaml"))?;
+        let image = cfg.images.get(
+            image_key,
+            &format!("container {name} of the {} provider", provider.name()),
+        )?;
+        container["image"] = json!(image);
+
+        set_env_values(container, cfg, provider);
+
+        if let Some(text) = container.pointer("/command/2").and_then(Value::as_str) {
+            let mut script = Script::parse(text);
+            script.set_flag("--leader-elect-resource-namespace=", &cfg.namespace)?;
+            script.set_flag("--feature-gates=", &feature_gates)?;
+            for gated in &spec.feature_gated {
+                if !cfg.features.is_enabled(&gated.gate) {
+                    for flag in &gated.flags {
+                        script.remove(flag);
+                    }
+                }
+            }
+            if name == spec.tls.container && !is_init {
+                script
+                    .insert_before(&spec.tls.before, &tls_flags)
+                    .with_context(|| format!("placing TLS flags in container {name}"))?;
+            }
+            container["command"][2] = json!(script.to_string());
+        }
+
+        // CCCMO substitution.go: proxy variables go to every container of a Deployment or
+        // DaemonSet, not to init containers.
+        if is_workload && !is_init {
+            append_proxy_env(container, cfg);
+        }
+    }
+    Ok(())
+}
+
+/// Sets the environment values the provider binds, and empties those of disabled gates.
+fn set_env_values(container: &mut Value, cfg: &ClusterConfig, provider: &Provider) {
+    let Some(env) = container.get_mut("env").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for var in env {
+        let Some(var_name) = var.get("name").and_then(Value::as_str).map(str::to_string) else {
+            continue;
+        };
+        if let Some(source) = provider.spec().env.get(&var_name) {
+            let value = match source {
+                EnvSource::InfrastructureName => cfg.infrastructure.infrastructure_name.as_str(),
+                EnvSource::Namespace => cfg.namespace.as_str(),
+            };
+            var["value"] = json!(value);
+        }
+        for gated in &provider.spec().feature_gated {
+            if gated.env.contains(&var_name)
+                && !cfg.features.is_enabled(&gated.gate)
+                && let Some(map) = var.as_object_mut()
+            {
+                map.remove("value");
+            }
+        }
+    }
+}
+
+fn append_proxy_env(container: &mut Value, cfg: &ClusterConfig) {
+    let variables = cfg.proxy.variables();
+    if variables.is_empty() {
+        return;
+    }
+    let Some(map) = container.as_object_mut() else {
+        return;
+    };
+    let env = map.entry("env").or_insert_with(|| json!([]));
+    if let Some(env) = env.as_array_mut() {
+        for (name, value) in variables {
+            env.push(json!({ "name": name, "value": value }));
+        }
+    }
+}
+
+/// The PodDisruptionBudget (not on single-replica control planes) and the Service that CCCMO
+/// adds after each provider's objects (pkg/cloud/common/resources.go).
+fn common_objects(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Vec<Value> {
+    let name = provider.spec().resource_name.as_str();
+    let platform = cfg.infrastructure.platform.as_str();
+    let mut out = Vec::with_capacity(2);
+    if !cfg.infrastructure.single_replica {
+        let mut pdb = common.pod_disruption_budget.clone();
+        pdb["metadata"]["name"] = json!(name);
+        pdb["metadata"]["namespace"] = json!(cfg.namespace);
+        set_platform_labels(&mut pdb, platform);
+        out.push(pdb);
+    }
+    let mut service = common.service.clone();
+    service["metadata"]["name"] = json!(name);
+    service["metadata"]["namespace"] = json!(cfg.namespace);
+    service["metadata"]["labels"]["k8s-app"] = json!(name);
+    set_platform_labels(&mut service, platform);
+    out.push(service);
+    out
+}
+
+/// Sets the platform label wherever it appears (object, selector, pod template, affinity).
+fn set_platform_labels(value: &mut Value, platform: &str) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                if PLATFORM_LABELS.contains(&key.as_str()) && item.is_string() {
+                    *item = json!(platform);
+                } else {
+                    set_platform_labels(item, platform);
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| set_platform_labels(item, platform)),
+        _ => {}
+    }
+}
+
+/// Moves what CCCMO puts in its managed namespace to `namespace`: object namespaces, binding
+/// subjects and the service-account user names in admission policy match conditions. (CCCMO
+/// hard-codes the namespace in its templates; its `--namespace` only moves PDB and Service.)
+fn move_namespace(object: &mut Value, namespace: &str) {
+    if namespace == DEFAULT_NAMESPACE {
+        return;
+    }
+    if object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        == Some(DEFAULT_NAMESPACE)
+    {
+        object["metadata"]["namespace"] = json!(namespace);
+    }
+    if let Some(subjects) = object.get_mut("subjects").and_then(Value::as_array_mut) {
+        for subject in subjects {
+            if subject.get("namespace").and_then(Value::as_str) == Some(DEFAULT_NAMESPACE) {
+                subject["namespace"] = json!(namespace);
+            }
+        }
+    }
+    if let Some(conditions) = object
+        .pointer_mut("/spec/matchConditions")
+        .and_then(Value::as_array_mut)
+    {
+        let from = format!("system:serviceaccount:{DEFAULT_NAMESPACE}:");
+        let to = format!("system:serviceaccount:{namespace}:");
+        for condition in conditions {
+            if let Some(expression) = condition.get("expression").and_then(Value::as_str) {
+                let moved = expression.replace(&from, &to);
+                condition["expression"] = json!(moved);
+            }
+        }
+    }
+}
+
+/// The pod spec of a workload or Pod, if the object has one.
+fn pod_spec(object: &Value) -> Option<&Value> {
+    match crate::inputs::kind_of(object) {
+        "Pod" => object.get("spec"),
+        _ => object.pointer("/spec/template/spec"),
+    }
+}
+
+/// Every container and init container of an object (empty for objects without pods).
+pub fn containers(object: &Value) -> Vec<&Value> {
+    let Some(spec) = pod_spec(object) else {
+        return Vec::new();
+    };
+    ["initContainers", "containers"]
+        .iter()
+        .filter_map(|key| spec.get(*key).and_then(Value::as_array))
+        .flatten()
+        .collect()
+}
+
+/// Every container of an object, mutable, with whether it is an init container.
+fn containers_mut(object: &mut Value) -> Vec<(&mut Value, bool)> {
+    let is_pod = crate::inputs::kind_of(object) == "Pod";
+    let spec = if is_pod {
+        object.get_mut("spec")
+    } else {
+        object.pointer_mut("/spec/template/spec")
+    };
+    let Some(Value::Object(spec)) = spec else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, list) in spec.iter_mut() {
+        let is_init = key == "initContainers";
+        if (is_init || key == "containers")
+            && let Some(list) = list.as_array_mut()
+        {
+            out.extend(list.iter_mut().map(|c| (c, is_init)));
+        }
+    }
+    out
+}

@@ -1,0 +1,160 @@
+//! Helpers shared by the integration tests: running the binary, reading a rendered tree and
+//! normalising objects the way `testdata/conformance/README.md` defines equality.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A path under testdata/conformance.
+pub fn conformance(rel: &str) -> PathBuf {
+    root().join("testdata/conformance").join(rel)
+}
+
+/// Runs the ccm-render binary.
+pub fn ccm_render(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccm-render"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the binary runs")
+}
+
+/// Every file under `dir`, by path relative to it.
+pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("readable dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .expect("under dir")
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).expect("readable file"));
+            }
+        }
+    }
+    out
+}
+
+/// Parses a YAML stream into its documents.
+pub fn parse_all(text: &str) -> Vec<Value> {
+    ccm_render::yaml::documents(text).expect("valid YAML")
+}
+
+/// `kind/namespace/name` of an object.
+pub fn key_of(object: &Value) -> String {
+    let s = |p: &str| {
+        object
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    format!(
+        "{}/{}/{}",
+        s("/kind"),
+        s("/metadata/namespace"),
+        s("/metadata/name")
+    )
+}
+
+/// Normalises an object as the conformance README says: `status` and
+/// `metadata.creationTimestamp` dropped, nulls and empty maps and lists dropped, container
+/// scripts compared token by token, and the reference's two known defects (Service
+/// `apiVersion: core/v1`, ValidatingAdmissionPolicies declared `v1beta1`) read as `v1`.
+pub fn normalise(object: &Value) -> Value {
+    let mut object = object.clone();
+    if let Some(map) = object.as_object_mut() {
+        map.remove("status");
+        if let Some(meta) = map.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.remove("creationTimestamp");
+        }
+        let fixed = match map.get("apiVersion").and_then(Value::as_str) {
+            Some("core/v1") => Some("v1"),
+            Some("admissionregistration.k8s.io/v1beta1") => Some("admissionregistration.k8s.io/v1"),
+            _ => None,
+        };
+        if let Some(v) = fixed {
+            map.insert("apiVersion".into(), Value::String(v.into()));
+        }
+    }
+    prune(tokenise_scripts(object)).unwrap_or(Value::Null)
+}
+
+fn tokenise_scripts(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let v = if k == "command" || k == "args" {
+                        tokenise_list(v)
+                    } else {
+                        tokenise_scripts(v)
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(tokenise_scripts).collect()),
+        other => other,
+    }
+}
+
+fn tokenise_list(value: Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| match item {
+                    Value::String(s) if s.contains('\n') => Value::Array(
+                        s.split_whitespace()
+                            .filter(|t| *t != "\\")
+                            .map(|t| Value::String(t.to_string()))
+                            .collect(),
+                    ),
+                    other => other,
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn prune(value: Value) -> Option<Value> {
+    match value {
+        Value::Null => None,
+        Value::Object(map) => {
+            let map: serde_json::Map<String, Value> = map
+                .into_iter()
+                .filter_map(|(k, v)| prune(v).map(|v| (k, v)))
+                .collect();
+            (!map.is_empty()).then_some(Value::Object(map))
+        }
+        Value::Array(items) => {
+            let items: Vec<Value> = items.into_iter().filter_map(prune).collect();
+            (!items.is_empty()).then_some(Value::Array(items))
+        }
+        other => Some(other),
+    }
+}
+
+/// Every object in a rendered folder, by key.
+pub fn objects_in(tree: &BTreeMap<String, Vec<u8>>, folder: &str) -> BTreeMap<String, Value> {
+    tree.iter()
+        .filter(|(path, _)| path.starts_with(&format!("{folder}/")))
+        .flat_map(|(_, bytes)| parse_all(std::str::from_utf8(bytes).expect("UTF-8")))
+        .map(|o| (key_of(&o), o))
+        .collect()
+}

@@ -7,36 +7,8 @@ mod common;
 use common::*;
 use pretty_assertions::assert_eq;
 
-const PLATFORMS: [&str; 9] = [
-    "aws",
-    "azure",
-    "azurestackhub",
-    "gcp",
-    "ibmcloud",
-    "nutanix",
-    "openstack",
-    "powervs",
-    "vsphere",
-];
-
 fn render_case(platform: &str, infrastructure: &str, dest: &std::path::Path) {
-    let infra = conformance(&format!("{platform}/{infrastructure}"));
-    let images = conformance("images.json");
-    let cloud = conformance(&format!("{platform}/cloud-provider-config.yaml"));
-    let network = conformance("network.yaml");
-    let out = ccm_render(&[
-        "render",
-        "--infrastructure",
-        infra.to_str().expect("utf8"),
-        "--images",
-        images.to_str().expect("utf8"),
-        "--cloud-config",
-        cloud.to_str().expect("utf8"),
-        "--network",
-        network.to_str().expect("utf8"),
-        "--dest-dir",
-        dest.to_str().expect("utf8"),
-    ]);
+    let out = render_conformance(platform, infrastructure, &[], dest);
     assert!(
         out.status.success(),
         "{platform} {infrastructure}: {}",

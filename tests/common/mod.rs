@@ -158,3 +158,44 @@ pub fn objects_in(tree: &BTreeMap<String, Vec<u8>>, folder: &str) -> BTreeMap<St
         .map(|o| (key_of(&o), o))
         .collect()
 }
+
+/// The nine platforms of the conformance cases.
+pub const PLATFORMS: [&str; 9] = [
+    "aws",
+    "azure",
+    "azurestackhub",
+    "gcp",
+    "ibmcloud",
+    "nutanix",
+    "openstack",
+    "powervs",
+    "vsphere",
+];
+
+/// Renders a conformance case with extra flags into `dest`; returns the process output.
+pub fn render_conformance(platform: &str, infrastructure: &str, extra: &[&str], dest: &Path) -> Output {
+    let infra = conformance(&format!("{platform}/{infrastructure}"));
+    let images = conformance("images.json");
+    let cloud = conformance(&format!("{platform}/cloud-provider-config.yaml"));
+    let network = conformance("network.yaml");
+    let mut args: Vec<&str> = vec![
+        "render",
+        "--infrastructure",
+        infra.to_str().expect("utf8"),
+        "--images",
+        images.to_str().expect("utf8"),
+        "--cloud-config",
+        cloud.to_str().expect("utf8"),
+        "--network",
+        network.to_str().expect("utf8"),
+        "--dest-dir",
+        dest.to_str().expect("utf8"),
+    ];
+    args.extend_from_slice(extra);
+    ccm_render(&args)
+}
+
+/// A file under testdata/variants.
+pub fn variant(rel: &str) -> PathBuf {
+    root().join("testdata/variants").join(rel)
+}

@@ -1,0 +1,198 @@
+//! The command-line contract (spec/cli-contract.md): exit statuses, error lines, the output
+//! layout, and what render does with proxies, namespaces and platforms without a CCM.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A dest dir holding a file the tool did not write and an old manifest.
+fn prepopulated() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
+    std::fs::write(dir.path().join("manifests/old.yaml"), "kept: true\n").expect("write");
+    std::fs::write(dir.path().join("README"), "not ours\n").expect("write");
+    dir
+}
+
+fn assert_bad_input(args_for: impl Fn(&Path) -> Vec<String>, message: &str) {
+    let dir = prepopulated();
+    let before = read_tree(dir.path());
+    let args = args_for(dir.path());
+    let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(message), "expected {message:?} in {err}");
+    assert!(err.lines().count() <= 3, "{err}");
+    assert_eq!(read_tree(dir.path()), before, "dest dir changed");
+}
+
+fn base_args(infra: &Path, dest: &Path) -> Vec<String> {
+    vec![
+        "render".into(),
+        "--infrastructure".into(),
+        infra.display().to_string(),
+        "--images".into(),
+        conformance("images.json").display().to_string(),
+        "--dest-dir".into(),
+        dest.display().to_string(),
+    ]
+}
+
+#[test]
+fn platform_without_ccm_renders_empty_folders_and_exits_0() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("out");
+    let args = base_args(&variant("infrastructure-baremetal.yaml"), &dest);
+    let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("platform BareMetal has no cloud controller manager"));
+    for folder in ["bootstrap", "config", "manifests"] {
+        assert!(dest.join(folder).is_dir(), "{folder}");
+    }
+    assert!(read_tree(&dest).is_empty());
+}
+
+#[test]
+fn unknown_platform_is_exit_2_and_leaves_dest_untouched() {
+    let infra_dir = tempfile::tempdir().expect("tempdir");
+    let infra = infra_dir.path().join("infra.yaml");
+    let text = std::fs::read_to_string(conformance("aws/infrastructure.yaml")).expect("read");
+    std::fs::write(&infra, text.replace("type: AWS", "type: Moon")).expect("write");
+    assert_bad_input(
+        |dest| base_args(&infra, dest),
+        "status.platformStatus.type: unknown platform \"Moon\"",
+    );
+}
+
+#[test]
+fn missing_images_key_is_exit_2_naming_the_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let images = dir.path().join("images.json");
+    std::fs::write(&images, r#"{"cloudControllerManagerAWS": "quay.io/a/b"}"#).expect("write");
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("gcp/infrastructure.yaml"), dest);
+            a[4] = images.display().to_string();
+            a
+        },
+        "no \"cloudControllerManagerGCP\" entry",
+    );
+}
+
+#[test]
+fn missing_input_file_is_exit_2_naming_the_file() {
+    assert_bad_input(
+        |dest| base_args(Path::new("/nonexistent/infra.yaml"), dest),
+        "/nonexistent/infra.yaml: cannot open",
+    );
+}
+
+#[test]
+fn invalid_namespace_is_exit_2_naming_the_flag() {
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("aws/infrastructure.yaml"), dest);
+            a.extend(["--namespace".into(), "Bad_NS".into()]);
+            a
+        },
+        "--namespace: ",
+    );
+}
+
+#[test]
+fn dest_dir_that_is_a_file_is_exit_2() {
+    let file = tempfile::NamedTempFile::new().expect("temp");
+    let args = base_args(&conformance("aws/infrastructure.yaml"), file.path());
+    let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not a directory"), "{}", stderr(&out));
+}
+
+#[test]
+fn rerun_into_the_same_dir_changes_nothing_and_keeps_foreign_files() {
+    let dir = prepopulated();
+    let infra = conformance("aws/infrastructure.yaml");
+    let args = base_args(&infra, dir.path());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(ccm_render(&argv).status.success());
+    let first = read_tree(dir.path());
+    assert!(first.contains_key("README") && first.contains_key("manifests/old.yaml"));
+    let out = ccm_render(&argv);
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("0 written"), "{}", stderr(&out));
+    assert_eq!(read_tree(dir.path()), first);
+}
+
+fn render_objects(platform: &str, extra: &[&str]) -> Vec<Value> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = render_conformance(platform, "infrastructure.yaml", extra, dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    objects_in(&read_tree(dir.path()), "manifests").into_values().collect()
+}
+
+fn containers(object: &Value, key: &str) -> Vec<Value> {
+    object
+        .pointer(&format!("/spec/template/spec/{key}"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn proxy_status_becomes_env_of_every_ccm_container_but_not_init_containers() {
+    let proxy = variant("proxy.yaml");
+    let objects = render_objects("azure", &["--proxy", proxy.to_str().expect("utf8")]);
+    let workloads: Vec<&Value> = objects
+        .iter()
+        .filter(|o| matches!(o["kind"].as_str(), Some("Deployment" | "DaemonSet")))
+        .collect();
+    assert_eq!(workloads.len(), 2);
+    for workload in workloads {
+        for container in containers(workload, "containers") {
+            let env = container["env"].as_array().expect("env");
+            let tail: Vec<&str> = env[env.len() - 3..].iter().map(|e| e["name"].as_str().expect("name")).collect();
+            assert_eq!(tail, ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"]);
+            assert_eq!(env[env.len() - 3]["value"], "http://proxy.example.com:3128");
+        }
+        for init in containers(workload, "initContainers") {
+            let names: Vec<&str> = init["env"].as_array().map(|e| e.iter().filter_map(|v| v["name"].as_str()).collect()).unwrap_or_default();
+            assert!(!names.contains(&"HTTP_PROXY"), "init container got proxy env");
+        }
+    }
+}
+
+#[test]
+fn proxy_with_spec_only_warns_and_adds_no_env() {
+    let proxy = variant("proxy-spec-only.yaml");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = render_conformance("aws", "infrastructure.yaml", &["--proxy", proxy.to_str().expect("utf8")], dir.path());
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("warning: "), "{}", stderr(&out));
+    let text = String::from_utf8(read_tree(dir.path())["manifests/deployment-aws-cloud-controller-manager.yaml"].clone()).expect("utf8");
+    assert!(!text.contains("PROXY"));
+}
+
+#[test]
+fn namespace_flag_moves_every_managed_object_and_reference() {
+    for platform in PLATFORMS {
+        let objects = render_objects(platform, &["--namespace", "ccm-test"]);
+        let text = serde_json::to_string(&objects).expect("json");
+        assert!(
+            !text.contains("openshift-cloud-controller-manager\""),
+            "{platform}: the default namespace is still referenced"
+        );
+        assert!(!text.contains("resource-namespace=openshift-cloud-controller-manager"), "{platform}");
+        assert!(!text.contains("system:serviceaccount:openshift-cloud-controller-manager:"), "{platform}");
+        for object in &objects {
+            let ns = object.pointer("/metadata/namespace").and_then(Value::as_str);
+            assert!(matches!(ns, None | Some("ccm-test" | "kube-system")), "{platform}: {ns:?}");
+        }
+    }
+}

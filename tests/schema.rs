@@ -1,0 +1,78 @@
+//! Every rendered file passes strict Kubernetes 1.33 schema validation (unknown fields and
+//! wrong types rejected), with `kubernetes-validate --strict` from PyPI. `scripts/test` installs
+//! it and sets KUBERNETES_VALIDATE; a plain `cargo test` skips these tests as ignored.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const KUBERNETES_VERSION: &str = "1.33.0";
+
+fn validator() -> PathBuf {
+    let path = std::env::var_os("KUBERNETES_VALIDATE").map_or_else(
+        || root().join(".venv/bin/kubernetes-validate"),
+        PathBuf::from,
+    );
+    assert!(
+        path.exists(),
+        "kubernetes-validate not found at {}; run scripts/test, which installs it",
+        path.display()
+    );
+    path
+}
+
+/// Validates every YAML file under `dir`; returns (success, report).
+fn validate_dir(dir: &Path) -> (bool, String) {
+    let files: Vec<PathBuf> = read_tree(dir)
+        .keys()
+        .filter(|p| p.ends_with(".yaml"))
+        .map(|p| dir.join(p))
+        .collect();
+    assert!(!files.is_empty(), "nothing to validate under {}", dir.display());
+    let out = Command::new(validator())
+        .args(["--strict", "--quiet", "-k", KUBERNETES_VERSION])
+        .args(&files)
+        .output()
+        .expect("kubernetes-validate runs");
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), report)
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
+fn every_rendered_file_passes_strict_schema_validation() {
+    let proxy = variant("proxy.yaml");
+    let proxy = proxy.to_str().expect("utf8");
+    let variants: [&[&str]; 2] = [&[], &["--proxy", proxy, "--namespace", "ccm-test"]];
+    for platform in PLATFORMS {
+        for infrastructure in ["infrastructure.yaml", "infrastructure-sno.yaml"] {
+            for extra in variants {
+                let dir = tempfile::tempdir().expect("tempdir");
+                let out = render_conformance(platform, infrastructure, extra, dir.path());
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                let (ok, report) = validate_dir(dir.path());
+                assert!(ok, "{platform} {infrastructure} {extra:?}:\n{report}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
+fn the_schema_check_rejects_a_misspelled_field() {
+    // Proves the validator is strict: the same check must fail on an unknown field.
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("pod.yaml"),
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n  - name: c\n    image: i\n    imagePullPolcy: Always\n",
+    )
+    .expect("write");
+    let (ok, report) = validate_dir(dir.path());
+    assert!(!ok, "a misspelled field passed validation:\n{report}");
+}

@@ -282,7 +282,7 @@ fn go_cipher_by_iana(name: &str) -> Option<&'static str> {
 /// library-go pkg/crypto `DefaultTLSVersion`: TLS 1.2.
 const DEFAULT_TLS_VERSION: &str = "VersionTLS12";
 
-/// library-go pkg/crypto `goTLSVersions` / `enabledTLSVersions`: the names Go and `OpenShift`
+/// library-go pkg/crypto `goTLSVersions` / `enabledTLSVersions`: the names Go and OCP
 /// accept.
 const TLS_VERSIONS: &[&str] = &[
     "VersionTLS10",

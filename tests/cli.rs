@@ -112,7 +112,11 @@ fn dest_dir_that_is_a_file_is_exit_2() {
     let args = base_args(&conformance("aws/infrastructure.yaml"), file.path());
     let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is not a directory"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not a directory"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -120,11 +124,11 @@ fn rerun_into_the_same_dir_changes_nothing_and_keeps_foreign_files() {
     let dir = prepopulated();
     let infra = conformance("aws/infrastructure.yaml");
     let args = base_args(&infra, dir.path());
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    assert!(ccm_render(&argv).status.success());
+    let command_line: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(ccm_render(&command_line).status.success());
     let first = read_tree(dir.path());
     assert!(first.contains_key("README") && first.contains_key("manifests/old.yaml"));
-    let out = ccm_render(&argv);
+    let out = ccm_render(&command_line);
     assert!(out.status.success());
     assert!(stderr(&out).contains("0 written"), "{}", stderr(&out));
     assert_eq!(read_tree(dir.path()), first);
@@ -134,7 +138,9 @@ fn render_objects(platform: &str, extra: &[&str]) -> Vec<Value> {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = render_conformance(platform, "infrastructure.yaml", extra, dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
-    objects_in(&read_tree(dir.path()), "manifests").into_values().collect()
+    objects_in(&read_tree(dir.path()), "manifests")
+        .into_values()
+        .collect()
 }
 
 fn containers(object: &Value, key: &str) -> Vec<Value> {
@@ -157,13 +163,22 @@ fn proxy_status_becomes_env_of_every_ccm_container_but_not_init_containers() {
     for workload in workloads {
         for container in containers(workload, "containers") {
             let env = container["env"].as_array().expect("env");
-            let tail: Vec<&str> = env[env.len() - 3..].iter().map(|e| e["name"].as_str().expect("name")).collect();
+            let tail: Vec<&str> = env[env.len() - 3..]
+                .iter()
+                .map(|e| e["name"].as_str().expect("name"))
+                .collect();
             assert_eq!(tail, ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"]);
             assert_eq!(env[env.len() - 3]["value"], "http://proxy.example.com:3128");
         }
         for init in containers(workload, "initContainers") {
-            let names: Vec<&str> = init["env"].as_array().map(|e| e.iter().filter_map(|v| v["name"].as_str()).collect()).unwrap_or_default();
-            assert!(!names.contains(&"HTTP_PROXY"), "init container got proxy env");
+            let names: Vec<&str> = init["env"]
+                .as_array()
+                .map(|e| e.iter().filter_map(|v| v["name"].as_str()).collect())
+                .unwrap_or_default();
+            assert!(
+                !names.contains(&"HTTP_PROXY"),
+                "init container got proxy env"
+            );
         }
     }
 }
@@ -172,10 +187,18 @@ fn proxy_status_becomes_env_of_every_ccm_container_but_not_init_containers() {
 fn proxy_with_spec_only_warns_and_adds_no_env() {
     let proxy = variant("proxy-spec-only.yaml");
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = render_conformance("aws", "infrastructure.yaml", &["--proxy", proxy.to_str().expect("utf8")], dir.path());
+    let out = render_conformance(
+        "aws",
+        "infrastructure.yaml",
+        &["--proxy", proxy.to_str().expect("utf8")],
+        dir.path(),
+    );
     assert!(out.status.success());
     assert!(stderr(&out).contains("warning: "), "{}", stderr(&out));
-    let text = String::from_utf8(read_tree(dir.path())["manifests/deployment-aws-cloud-controller-manager.yaml"].clone()).expect("utf8");
+    let text = String::from_utf8(
+        read_tree(dir.path())["manifests/deployment-aws-cloud-controller-manager.yaml"].clone(),
+    )
+    .expect("utf8");
     assert!(!text.contains("PROXY"));
 }
 
@@ -188,11 +211,153 @@ fn namespace_flag_moves_every_managed_object_and_reference() {
             !text.contains("openshift-cloud-controller-manager\""),
             "{platform}: the default namespace is still referenced"
         );
-        assert!(!text.contains("resource-namespace=openshift-cloud-controller-manager"), "{platform}");
-        assert!(!text.contains("system:serviceaccount:openshift-cloud-controller-manager:"), "{platform}");
+        assert!(
+            !text.contains("resource-namespace=openshift-cloud-controller-manager"),
+            "{platform}"
+        );
+        assert!(
+            !text.contains("system:serviceaccount:openshift-cloud-controller-manager:"),
+            "{platform}"
+        );
         for object in &objects {
-            let ns = object.pointer("/metadata/namespace").and_then(Value::as_str);
-            assert!(matches!(ns, None | Some("ccm-test" | "kube-system")), "{platform}: {ns:?}");
+            let ns = object
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str);
+            assert!(
+                matches!(ns, None | Some("ccm-test" | "kube-system")),
+                "{platform}: {ns:?}"
+            );
         }
     }
+}
+
+fn ccm_script(platform: &str, extra: &[&str]) -> (String, Value) {
+    let objects = render_objects(platform, extra);
+    let deployment = objects
+        .into_iter()
+        .find(|o| o["kind"] == "Deployment")
+        .expect("a Deployment");
+    let container = containers(&deployment, "containers")
+        .into_iter()
+        .find(|c| c["name"] == "cloud-controller-manager")
+        .expect("the CCM container");
+    (
+        container["command"][2]
+            .as_str()
+            .expect("script")
+            .to_string(),
+        container,
+    )
+}
+
+fn tls_lines(script: &str) -> Vec<String> {
+    script
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("--tls-"))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn strict_modern_profile_gives_tls13_and_no_cipher_flag_on_every_platform() {
+    let apiserver = variant("apiserver-modern-strict.yaml");
+    for platform in PLATFORMS {
+        let (script, _) = ccm_script(
+            platform,
+            &["--apiserver", apiserver.to_str().expect("utf8")],
+        );
+        assert_eq!(
+            tls_lines(&script),
+            ["--tls-min-version=VersionTLS13 \\"],
+            "{platform}"
+        );
+    }
+}
+
+#[test]
+fn modern_profile_without_strict_adherence_keeps_intermediate() {
+    let apiserver = variant("apiserver-modern-legacy.yaml");
+    let (with, _) = ccm_script("gcp", &["--apiserver", apiserver.to_str().expect("utf8")]);
+    let (without, _) = ccm_script("gcp", &[]);
+    assert_eq!(tls_lines(&with), tls_lines(&without));
+    assert!(tls_lines(&with)[1].starts_with("--tls-min-version=VersionTLS12"));
+}
+
+#[test]
+fn custom_profile_maps_openssl_names_to_iana() {
+    let apiserver = variant("apiserver-custom-strict.yaml");
+    let (script, _) = ccm_script(
+        "ibmcloud",
+        &["--apiserver", apiserver.to_str().expect("utf8")],
+    );
+    assert_eq!(
+        tls_lines(&script),
+        [
+            "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 \\",
+            "--tls-min-version=VersionTLS12 \\"
+        ]
+    );
+    // IBM's TLS flags go before its last flag, --v=2.
+    assert!(
+        script
+            .trim_end()
+            .ends_with("--tls-min-version=VersionTLS12 \\\n--v=2"),
+        "{script}"
+    );
+}
+
+#[test]
+fn custom_feature_gates_switch_the_vsphere_label_and_pass_upstream_gates() {
+    let gates = variant("featuregate-custom.yaml");
+    let gates = gates.to_str().expect("utf8");
+    let (script, container) = ccm_script("vsphere", &["--feature-gate", gates]);
+    assert!(!script.contains("--node-labels"), "{script}");
+    assert!(
+        script.contains("--feature-gates=CloudControllerManagerWebhook=true \\"),
+        "{script}"
+    );
+    let labels = container["env"]
+        .as_array()
+        .expect("env")
+        .iter()
+        .find(|e| e["name"] == "ADDITIONAL_NODE_LABELS")
+        .expect("kept, empty")
+        .clone();
+    assert!(labels.get("value").is_none(), "{labels}");
+    let (openstack, _) = ccm_script("openstack", &["--feature-gate", gates]);
+    assert!(openstack.contains("--feature-gates=CloudControllerManagerWebhook=true \\"));
+}
+
+#[test]
+fn tech_preview_keeps_the_vsphere_label() {
+    let gates = variant("featuregate-techpreview.yaml");
+    let (script, _) = ccm_script(
+        "vsphere",
+        &["--feature-gate", gates.to_str().expect("utf8")],
+    );
+    assert!(
+        script.contains("--node-labels=\"$(ADDITIONAL_NODE_LABELS)\" \\"),
+        "{script}"
+    );
+    assert!(script.contains("--feature-gates= \\"), "{script}");
+}
+
+#[test]
+fn bad_apiserver_profile_is_exit_2_naming_the_file_and_field() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("apiserver.yaml");
+    std::fs::write(
+        &bad,
+        "apiVersion: config.openshift.io/v1\nkind: APIServer\nspec:\n  tlsAdherence: StrictAllComponents\n  tlsSecurityProfile:\n    type: Fancy\n",
+    )
+    .expect("write");
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("aws/infrastructure.yaml"), dest);
+            a.extend(["--apiserver".into(), bad.display().to_string()]);
+            a
+        },
+        "spec.tlsSecurityProfile.type",
+    );
 }

@@ -27,10 +27,14 @@ fn validator() -> PathBuf {
 fn validate_dir(dir: &Path) -> (bool, String) {
     let files: Vec<PathBuf> = read_tree(dir)
         .keys()
-        .filter(|p| p.ends_with(".yaml"))
+        .filter(|p| Path::new(p).extension().is_some_and(|e| e == "yaml"))
         .map(|p| dir.join(p))
         .collect();
-    assert!(!files.is_empty(), "nothing to validate under {}", dir.display());
+    assert!(
+        !files.is_empty(),
+        "nothing to validate under {}",
+        dir.display()
+    );
     let out = Command::new(validator())
         .args(["--strict", "--quiet", "-k", KUBERNETES_VERSION])
         .args(&files)
@@ -49,13 +53,28 @@ fn validate_dir(dir: &Path) -> (bool, String) {
 fn every_rendered_file_passes_strict_schema_validation() {
     let proxy = variant("proxy.yaml");
     let proxy = proxy.to_str().expect("utf8");
-    let variants: [&[&str]; 2] = [&[], &["--proxy", proxy, "--namespace", "ccm-test"]];
+    let modern = variant("apiserver-modern-strict.yaml");
+    let gates = variant("featuregate-custom.yaml");
+    let variants: [&[&str]; 3] = [
+        &[],
+        &["--proxy", proxy, "--namespace", "ccm-test"],
+        &[
+            "--apiserver",
+            modern.to_str().expect("utf8"),
+            "--feature-gate",
+            gates.to_str().expect("utf8"),
+        ],
+    ];
     for platform in PLATFORMS {
         for infrastructure in ["infrastructure.yaml", "infrastructure-sno.yaml"] {
             for extra in variants {
                 let dir = tempfile::tempdir().expect("tempdir");
                 let out = render_conformance(platform, infrastructure, extra, dir.path());
-                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
                 let (ok, report) = validate_dir(dir.path());
                 assert!(ok, "{platform} {infrastructure} {extra:?}:\n{report}");
             }

@@ -173,7 +173,12 @@ pub const PLATFORMS: [&str; 9] = [
 ];
 
 /// Renders a conformance case with extra flags into `dest`; returns the process output.
-pub fn render_conformance(platform: &str, infrastructure: &str, extra: &[&str], dest: &Path) -> Output {
+pub fn render_conformance(
+    platform: &str,
+    infrastructure: &str,
+    extra: &[&str],
+    dest: &Path,
+) -> Output {
     let infra = conformance(&format!("{platform}/{infrastructure}"));
     let images = conformance("images.json");
     let cloud = conformance(&format!("{platform}/cloud-provider-config.yaml"));

@@ -24,6 +24,29 @@ pub enum Command {
     Render(Box<RenderArgs>),
     /// List the platforms ccm-render knows and what each needs.
     Platforms,
+    /// Print a shell completion script (the same files are committed under completions/).
+    #[command(
+        after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The completion files committed under `completions/`, by shell.
+pub const COMPLETION_FILES: [(clap_complete::Shell, &str); 4] = [
+    (clap_complete::Shell::Bash, "ccm-render.bash"),
+    (clap_complete::Shell::Zsh, "_ccm-render"),
+    (clap_complete::Shell::Fish, "ccm-render.fish"),
+    (clap_complete::Shell::PowerShell, "_ccm-render.ps1"),
+];
+
+/// Writes the completion script for `shell`.
+pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    use clap::CommandFactory as _;
+    clap_complete::generate(shell, &mut Cli::command(), "ccm-render", out);
 }
 
 const RENDER_EXAMPLES: &str = "\

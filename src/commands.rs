@@ -29,6 +29,12 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms => platforms(),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            crate::cli::write_completions(shell, &mut script);
+            print_stdout(&script)?;
+            Ok(ExitStatus::Success)
+        }
     }
 }
 
@@ -76,10 +82,25 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// Writes to stdout; a closed pipe (`ccm-render platforms | head`) is not an error.
+fn print_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("writing to stdout: {err}"))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn platforms() -> Result<ExitStatus> {
+    use std::fmt::Write as _;
     let catalogue = Catalogue::builtin()?;
-    println!(
-        "{:<14} {:<15} {:<9} IMAGES.JSON KEYS",
+    let mut table = String::new();
+    let _ = writeln!(
+        table,
+        "{:<14} {:<15} {:<17} IMAGES.JSON KEYS",
         "PLATFORM", "PROVIDER", "CCM"
     );
     for platform in crate::inputs::infrastructure::KNOWN_PLATFORMS {
@@ -90,7 +111,7 @@ fn platforms() -> Result<ExitStatus> {
             .collect();
         matching.sort_by_key(|p| p.spec().azure_cloud_name.is_some());
         if matching.is_empty() {
-            println!("{platform:<14} {:<15} {:<9} -", "-", "no");
+            let _ = writeln!(table, "{platform:<14} {:<15} {:<17} -", "-", "no");
         }
         for provider in matching {
             let mut keys: Vec<&str> = provider
@@ -102,12 +123,14 @@ fn platforms() -> Result<ExitStatus> {
             keys.sort_unstable();
             keys.dedup();
             let ccm = format!("yes ({})", provider.spec().cloud_provider);
-            println!(
-                "{platform:<14} {:<15} {ccm:<9} {}",
+            let _ = writeln!(
+                table,
+                "{platform:<14} {:<15} {ccm:<17} {}",
                 provider.name(),
                 keys.join(", ")
             );
         }
     }
+    print_stdout(table.as_bytes())?;
     Ok(ExitStatus::Success)
 }

@@ -361,3 +361,41 @@ fn bad_apiserver_profile_is_exit_2_naming_the_file_and_field() {
         "spec.tlsSecurityProfile.type",
     );
 }
+
+#[test]
+fn platforms_lists_every_known_platform_and_the_nine_ccms() {
+    let out = ccm_render(&["platforms"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    for platform in ccm_render::inputs::infrastructure::KNOWN_PLATFORMS {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{platform} "))),
+            "{platform}"
+        );
+    }
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" yes (")).count(),
+        9,
+        "{text}"
+    );
+    assert!(text.contains("cloudControllerManagerPowerVS"));
+}
+
+#[test]
+fn completions_subcommand_prints_the_committed_script() {
+    let out = ccm_render(&["completions", "bash"]);
+    assert_eq!(out.status.code(), Some(0));
+    let committed = std::fs::read(root().join("completions/ccm-render.bash")).expect("committed");
+    assert_eq!(out.stdout, committed);
+}
+
+#[test]
+fn usage_error_is_exit_2() {
+    let out = ccm_render(&["render", "--images", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--infrastructure"),
+        "{}",
+        stderr(&out)
+    );
+}

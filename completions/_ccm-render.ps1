@@ -1,0 +1,90 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'ccm-render'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'ccm-render' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
+            [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ccm-render;render' {
+            [CompletionResult]::new('--infrastructure', '--infrastructure', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
+            [CompletionResult]::new('--cluster-infrastructure-file', '--cluster-infrastructure-file', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
+            [CompletionResult]::new('--images', '--images', [CompletionResultType]::ParameterName, 'images.json, or the cloud-controller-manager-images ConfigMap that carries it')
+            [CompletionResult]::new('--images-file', '--images-file', [CompletionResultType]::ParameterName, 'images.json, or the cloud-controller-manager-images ConfigMap that carries it')
+            [CompletionResult]::new('--cloud-config', '--cloud-config', [CompletionResultType]::ParameterName, 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf')
+            [CompletionResult]::new('--cloud-config-file', '--cloud-config-file', [CompletionResultType]::ParameterName, 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf')
+            [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY')
+            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families')
+            [CompletionResult]::new('--feature-gate', '--feature-gate', [CompletionResultType]::ParameterName, 'The FeatureGate manifest; without it, the OpenShift Default feature set')
+            [CompletionResult]::new('--apiserver', '--apiserver', [CompletionResultType]::ParameterName, 'The APIServer manifest (TLS security profile); without it, the Intermediate profile')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
+            [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ccm-render;platforms' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ccm-render;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ccm-render;help' {
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
+            [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ccm-render;help;render' {
+            break
+        }
+        'ccm-render;help;platforms' {
+            break
+        }
+        'ccm-render;help;completions' {
+            break
+        }
+        'ccm-render;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,51 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ccm_render_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_ccm_render_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ccm_render_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ccm_render_using_subcommand
+    set -l cmd (__fish_ccm_render_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "render" -d 'Render the objects for one cluster into a directory'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure -l cluster-infrastructure-file -d 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, or the cloud-controller-manager-images ConfigMap that carries it' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l cloud-config -l cloud-config-file -d 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l proxy -d 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l feature-gate -d 'The FeatureGate manifest; without it, the OpenShift Default feature set' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l apiserver -d 'The APIServer manifest (TLS security profile); without it, the Intermediate profile' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s h -l help -d 'Print help'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s h -l help -d 'Print help'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms completions help" -f -a "render" -d 'Render the objects for one cluster into a directory'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms completions help" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms completions help" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

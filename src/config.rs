@@ -5,7 +5,7 @@
 
 use crate::features::FeatureGates;
 use crate::inputs::{
-    self, cloud_provider_config::Source, images::Images, infrastructure::Infrastructure,
+    self, cloud_provider_config::Selected, images::Images, infrastructure::Infrastructure,
     proxy::ProxyEnv,
 };
 use crate::tls::TlsSettings;
@@ -33,8 +33,8 @@ pub struct ClusterConfig {
     pub features: FeatureGates,
     /// The Network object, when given.
     pub network: Option<Value>,
-    /// The cloud config source, when given.
-    pub cloud_config: Option<Source>,
+    /// The cloud config picked from `--cloud-config`, before the platform transform.
+    pub cloud_config: Option<Selected>,
     /// Things worth telling the user that are not errors.
     pub warnings: Vec<String>,
 }
@@ -66,11 +66,13 @@ impl ClusterConfig {
         crate::validate::namespace(&files.namespace).map_err(|e| anyhow!("--namespace: {e}"))?;
         let infrastructure = inputs::infrastructure::load(&files.infrastructure)?;
         let images = inputs::images::load(&files.images)?;
-        let cloud_config = files
-            .cloud_config
-            .as_deref()
-            .map(inputs::cloud_provider_config::load)
-            .transpose()?;
+        let cloud_config = match files.cloud_config.as_deref() {
+            Some(path) => Some(
+                inputs::cloud_provider_config::load(path)?
+                    .select(&infrastructure.cloud_config_key, path)?,
+            ),
+            None => None,
+        };
         let mut warnings = Vec::new();
         let proxy = match files.proxy.as_deref() {
             Some(path) => {

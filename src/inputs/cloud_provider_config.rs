@@ -23,6 +23,61 @@ pub enum Source {
     Raw(String),
 }
 
+/// The cloud config after CCCMO's source selection: the text to transform, and the other keys
+/// of the source ConfigMap, which go into the `cloud-conf` ConfigMap unchanged.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selected {
+    /// The `cloud.conf` text before the platform transform.
+    pub text: String,
+    /// Every other key (`ca-bundle.pem`, `endpoints`, …).
+    pub other_keys: BTreeMap<String, String>,
+}
+
+/// The key CCCMO reads first, and writes the transformed config under.
+pub const CLOUD_CONF_KEY: &str = "cloud.conf";
+
+impl Source {
+    /// Picks the cloud config text as CCCMO's sync controller does
+    /// (pkg/controllers/cloud_config_sync_controller.go `prepareSourceConfigMap`): the
+    /// `cloud.conf` key if present; else the key the Infrastructure names in
+    /// `spec.cloudConfig.key` (moved, not copied), which must then exist; else empty.
+    pub fn select(&self, infrastructure_key: &str, path: &Utf8Path) -> Result<Selected> {
+        let (origin, data) = match self {
+            Self::Raw(text) => {
+                return Ok(Selected {
+                    text: text.clone(),
+                    other_keys: BTreeMap::new(),
+                });
+            }
+            Self::ConfigMap { origin, data } => (origin, data),
+        };
+        let mut other_keys = data.clone();
+        if let Some(text) = other_keys.remove(CLOUD_CONF_KEY) {
+            return Ok(Selected { text, other_keys });
+        }
+        if infrastructure_key.is_empty() {
+            return Ok(Selected {
+                text: String::new(),
+                other_keys,
+            });
+        }
+        match other_keys.remove(infrastructure_key) {
+            Some(text) => Ok(Selected { text, other_keys }),
+            None => {
+                let keys: Vec<&str> = data.keys().map(String::as_str).collect();
+                bail!(
+                    "{path}: ConfigMap {origin} has no key {infrastructure_key:?}, which the Infrastructure names in spec.cloudConfig.key (keys: {})",
+                    if keys.is_empty() {
+                        "none".to_string()
+                    } else {
+                        keys.join(", ")
+                    }
+                )
+            }
+        }
+    }
+}
+
 #[derive(Deserialize)]
 struct ConfigMap {
     #[serde(default)]
@@ -98,6 +153,61 @@ mod tests {
         };
         assert_eq!(origin, "openshift-config/cloud-provider-config");
         assert_eq!(data.len(), 2);
+    }
+
+    fn configmap(pairs: &[(&str, &str)]) -> Source {
+        Source::ConfigMap {
+            origin: "openshift-config/cloud-provider-config".into(),
+            data: pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn cloud_conf_key_wins_and_other_keys_are_kept() {
+        let s = configmap(&[("cloud.conf", "a"), ("config", "b"), ("ca-bundle.pem", "c")]);
+        let picked = s.select("config", Utf8Path::new("cm.yaml")).expect("ok");
+        assert_eq!(picked.text, "a");
+        assert_eq!(picked.other_keys.len(), 2, "config and ca-bundle.pem stay");
+    }
+
+    #[test]
+    fn infrastructure_key_is_moved_to_cloud_conf() {
+        let s = configmap(&[("config", "b"), ("endpoints", "e")]);
+        let picked = s.select("config", Utf8Path::new("cm.yaml")).expect("ok");
+        assert_eq!(picked.text, "b");
+        assert_eq!(picked.other_keys.keys().collect::<Vec<_>>(), ["endpoints"]);
+    }
+
+    #[test]
+    fn infrastructure_key_missing_from_the_configmap_is_an_error() {
+        let s = configmap(&[("other", "x")]);
+        let err = s
+            .select("config", Utf8Path::new("cm.yaml"))
+            .expect_err("missing");
+        assert_eq!(
+            err.to_string(),
+            "cm.yaml: ConfigMap openshift-config/cloud-provider-config has no key \"config\", which the Infrastructure names in spec.cloudConfig.key (keys: other)"
+        );
+    }
+
+    #[test]
+    fn no_key_anywhere_gives_an_empty_config() {
+        let picked = configmap(&[("x", "y")])
+            .select("", Utf8Path::new("cm.yaml"))
+            .expect("ok");
+        assert_eq!(picked.text, "");
+        assert_eq!(picked.other_keys.len(), 1);
+    }
+
+    #[test]
+    fn raw_file_is_the_config() {
+        let picked = Source::Raw("[Global]\n".into())
+            .select("config", Utf8Path::new("c"))
+            .expect("ok");
+        assert_eq!(picked.text, "[Global]\n");
     }
 
     #[test]

@@ -61,20 +61,18 @@ impl Source {
                 other_keys,
             });
         }
-        match other_keys.remove(infrastructure_key) {
-            Some(text) => Ok(Selected { text, other_keys }),
-            None => {
-                let keys: Vec<&str> = data.keys().map(String::as_str).collect();
-                bail!(
-                    "{path}: ConfigMap {origin} has no key {infrastructure_key:?}, which the Infrastructure names in spec.cloudConfig.key (keys: {})",
-                    if keys.is_empty() {
-                        "none".to_string()
-                    } else {
-                        keys.join(", ")
-                    }
-                )
-            }
+        if let Some(text) = other_keys.remove(infrastructure_key) {
+            return Ok(Selected { text, other_keys });
         }
+        let keys: Vec<&str> = data.keys().map(String::as_str).collect();
+        bail!(
+            "{path}: ConfigMap {origin} has no key {infrastructure_key:?}, which the Infrastructure names in spec.cloudConfig.key (keys: {})",
+            if keys.is_empty() {
+                "none".to_string()
+            } else {
+                keys.join(", ")
+            }
+        )
     }
 }
 

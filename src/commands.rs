@@ -131,6 +131,13 @@ fn platforms() -> Result<ExitStatus> {
             );
         }
     }
+    let _ = writeln!(table, "\nHost files each bootstrap pod reads:");
+    for provider in catalogue.providers.values() {
+        let _ = writeln!(table, "  {}:", provider.name());
+        for file in &provider.spec().bootstrap.host_files {
+            let _ = writeln!(table, "    {}  ({})", file.path, file.source);
+        }
+    }
     print_stdout(table.as_bytes())?;
     Ok(ExitStatus::Success)
 }

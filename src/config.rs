@@ -25,8 +25,11 @@ pub struct ClusterConfig {
     pub images: Images,
     /// Namespace of the post-install objects.
     pub namespace: String,
-    /// Proxy environment for the CCM containers.
+    /// Proxy environment for the CCM containers (the Proxy status, as CCCMO).
     pub proxy: ProxyEnv,
+    /// Proxy environment for the bootstrap pod: the status, or the spec when there is no status
+    /// yet (at install time the network operator has not run).
+    pub bootstrap_proxy: ProxyEnv,
     /// TLS flags.
     pub tls: TlsSettings,
     /// OpenShift feature gates.
@@ -74,7 +77,7 @@ impl ClusterConfig {
             None => None,
         };
         let mut warnings = Vec::new();
-        let proxy = match files.proxy.as_deref() {
+        let (proxy, bootstrap_proxy) = match files.proxy.as_deref() {
             Some(path) => {
                 let proxy = inputs::proxy::load(path)?;
                 if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
@@ -84,9 +87,14 @@ impl ClusterConfig {
                         "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
                     ));
                 }
-                proxy.status
+                let bootstrap = if proxy.status == ProxyEnv::default() {
+                    proxy.spec.clone()
+                } else {
+                    proxy.status.clone()
+                };
+                (proxy.status, bootstrap)
             }
-            None => ProxyEnv::default(),
+            None => (ProxyEnv::default(), ProxyEnv::default()),
         };
         let network = inputs::load_config_object(files.network.as_deref(), "Network")?;
         let feature_gate =
@@ -101,6 +109,7 @@ impl ClusterConfig {
             images,
             namespace: files.namespace.clone(),
             proxy,
+            bootstrap_proxy,
             tls,
             features,
             network,

@@ -63,6 +63,26 @@ pub struct ProviderSpec {
     pub feature_gated: Vec<FeatureGated>,
     /// The cloud config handling.
     pub cloud_config: CloudConfigSpec,
+    /// The bootstrap static pod.
+    pub bootstrap: BootstrapSpec,
+}
+
+/// What the bootstrap static pod needs on its host.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BootstrapSpec {
+    /// Files the pod reads from the bootstrap host, and where each comes from.
+    pub host_files: Vec<HostFile>,
+}
+
+/// One host file a bootstrap pod reads.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct HostFile {
+    /// The path on the bootstrap host.
+    pub path: String,
+    /// What puts it there.
+    pub source: String,
 }
 
 /// What a rendered environment variable is set to.
@@ -114,6 +134,8 @@ pub struct Provider {
     pub descriptor: Descriptor,
     /// `manifests/*.yaml`, parsed.
     pub manifests: Vec<Value>,
+    /// `bootstrap/*.yaml`, parsed: static pods.
+    pub bootstrap: Vec<Value>,
 }
 
 impl Provider {
@@ -229,6 +251,19 @@ fn parse_asset(dir: &Dir<'_>, path: &str) -> Result<Value> {
     }
 }
 
+/// Every object of a provider's sub-folder, in file-name order (empty when it has none).
+fn parse_folder(dir: &Dir<'_>, folder: &str) -> Result<Vec<Value>> {
+    let Some(sub) = dir.get_dir(folder) else {
+        return Ok(Vec::new());
+    };
+    let mut files: Vec<_> = sub.files().collect();
+    files.sort_by_key(|f| f.path());
+    files
+        .into_iter()
+        .map(|file| parse_asset(sub, &file.path().to_string_lossy()))
+        .collect()
+}
+
 fn load_provider(dir: &Dir<'_>) -> Result<Provider> {
     let name = dir_name(dir)?;
     let descriptor_path = format!("{name}/provider.yaml");
@@ -238,18 +273,10 @@ fn load_provider(dir: &Dir<'_>) -> Result<Provider> {
         .ok_or_else(|| anyhow!("{descriptor_path} is missing"))?;
     let descriptor: Descriptor =
         crate::yaml::from_str(text).with_context(|| descriptor_path.clone())?;
-    let mut manifests = Vec::new();
-    if let Some(manifest_dir) = dir.get_dir(format!("{name}/manifests")) {
-        let mut files: Vec<_> = manifest_dir.files().collect();
-        files.sort_by_key(|f| f.path());
-        for file in files {
-            let path = file.path().to_string_lossy().into_owned();
-            manifests.push(parse_asset(manifest_dir, &path)?);
-        }
-    }
     let provider = Provider {
         descriptor,
-        manifests,
+        manifests: parse_folder(dir, &format!("{name}/manifests"))?,
+        bootstrap: parse_folder(dir, &format!("{name}/bootstrap"))?,
     };
     check_provider(&provider, name)?;
     Ok(provider)
@@ -281,7 +308,14 @@ fn check_provider(provider: &Provider, folder: &str) -> Result<()> {
     crate::validate::dns_label(&d.spec.resource_name)
         .map_err(|e| anyhow!("provider.yaml: spec.resourceName: {e}"))?;
     let mut tls_container_seen = false;
-    for object in &provider.manifests {
+    for pod in &provider.bootstrap {
+        if crate::inputs::kind_of(pod) != "Pod"
+            || pod.pointer("/metadata/namespace").and_then(Value::as_str) != Some("kube-system")
+        {
+            bail!("bootstrap/: every object must be a Pod in kube-system");
+        }
+    }
+    for object in provider.manifests.iter().chain(&provider.bootstrap) {
         for container in crate::render::containers(object) {
             let cname = container
                 .get("name")

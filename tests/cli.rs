@@ -379,6 +379,10 @@ fn platforms_lists_every_known_platform_and_the_nine_ccms() {
         "{text}"
     );
     assert!(text.contains("cloudControllerManagerPowerVS"));
+    assert!(
+        text.contains("/etc/kubernetes/bootstrap-secrets/clouds.yaml"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -49,9 +49,14 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
         manifests.push(object);
     }
     manifests.extend(common_objects(cfg, provider, common));
+    let bootstrap = provider
+        .bootstrap
+        .iter()
+        .map(|pod| bootstrap_pod(pod, cfg, provider))
+        .collect::<Result<Vec<_>>>()?;
     Ok(Rendered {
         manifests,
-        bootstrap: Vec::new(),
+        bootstrap,
         cloud_conf: None,
         warnings: cfg.warnings.clone(),
     })
@@ -119,6 +124,30 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
     Ok(())
 }
 
+/// A bootstrap static pod: the image from images.json and, since it calls the cloud's API
+/// from the bootstrap host, the proxy environment.
+fn bootstrap_pod(pod: &Value, cfg: &ClusterConfig, provider: &Provider) -> Result<Value> {
+    let mut pod = pod.clone();
+    for (container, _) in containers_mut(&mut pod) {
+        let name = container
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let image_key =
+            provider.spec().images.get(&name).ok_or_else(|| {
+                anyhow!("container {name:?} has no images entry in provider.yaml")
+            })?;
+        let image = cfg.images.get(
+            image_key,
+            &format!("the bootstrap pod of the {} provider", provider.name()),
+        )?;
+        container["image"] = json!(image);
+        append_env(container, &cfg.bootstrap_proxy.variables());
+    }
+    Ok(pod)
+}
+
 /// Sets the environment values the provider binds, and empties those of disabled gates.
 fn set_env_values(container: &mut Value, cfg: &ClusterConfig, provider: &Provider) {
     let Some(env) = container.get_mut("env").and_then(Value::as_array_mut) else {
@@ -147,7 +176,10 @@ fn set_env_values(container: &mut Value, cfg: &ClusterConfig, provider: &Provide
 }
 
 fn append_proxy_env(container: &mut Value, cfg: &ClusterConfig) {
-    let variables = cfg.proxy.variables();
+    append_env(container, &cfg.proxy.variables());
+}
+
+fn append_env(container: &mut Value, variables: &[(&str, &str)]) {
     if variables.is_empty() {
         return;
     }
@@ -157,7 +189,7 @@ fn append_proxy_env(container: &mut Value, cfg: &ClusterConfig) {
     let env = map.entry("env").or_insert_with(|| json!([]));
     if let Some(env) = env.as_array_mut() {
         for (name, value) in variables {
-            env.push(json!({ "name": name, "value": value }));
+            env.push(json!({ "name": *name, "value": *value }));
         }
     }
 }

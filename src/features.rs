@@ -8,6 +8,7 @@
 //!
 //! Every gate name kept here matches `[A-Za-z0-9]+`, so names can go on a shell script line.
 
+use crate::json_fields::{as_object, optional_object, optional_str, type_name};
 use std::cmp::Ordering;
 
 use anyhow::{Result, bail};
@@ -374,42 +375,6 @@ fn chunks(text: &str) -> impl Iterator<Item = &str> {
         rest = tail;
         Some(chunk)
     })
-}
-
-fn as_object<'a>(value: &'a Value, path: &str) -> Result<&'a Map<String, Value>> {
-    match value {
-        Value::Object(map) => Ok(map),
-        other => bail!("{path}: expected an object, got {}", type_name(other)),
-    }
-}
-
-fn optional_object<'a>(
-    value: Option<&'a Value>,
-    path: &str,
-) -> Result<Option<&'a Map<String, Value>>> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => as_object(value, path).map(Some),
-    }
-}
-
-fn optional_str<'a>(value: Option<&'a Value>, path: &str) -> Result<Option<&'a str>> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => bail!("{path}: expected a string, got {}", type_name(other)),
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

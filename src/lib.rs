@@ -8,6 +8,7 @@ pub mod commands;
 pub mod config;
 pub mod features;
 pub mod inputs;
+pub mod json_fields;
 pub mod output;
 pub mod providers;
 pub mod render;

@@ -5,6 +5,7 @@
 //! `--tls-min-version` flags of every CCM script. Everything it emits comes from fixed tables
 //! below, never from input text, so the flag values are always safe on a shell script line.
 
+use crate::json_fields::{as_object, optional_object, optional_str, type_name};
 use anyhow::{Result, bail};
 use serde_json::{Map, Value};
 
@@ -520,42 +521,6 @@ static MODERN: BuiltinProfile = BuiltinProfile {
         "TLS_CHACHA20_POLY1305_SHA256",
     ],
 };
-
-fn as_object<'a>(value: &'a Value, path: &str) -> Result<&'a Map<String, Value>> {
-    match value {
-        Value::Object(map) => Ok(map),
-        other => bail!("{path}: expected an object, got {}", type_name(other)),
-    }
-}
-
-fn optional_object<'a>(
-    value: Option<&'a Value>,
-    path: &str,
-) -> Result<Option<&'a Map<String, Value>>> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => as_object(value, path).map(Some),
-    }
-}
-
-fn optional_str<'a>(value: Option<&'a Value>, path: &str) -> Result<Option<&'a str>> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => bail!("{path}: expected a string, got {}", type_name(other)),
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -12,8 +12,11 @@
 //! same output when fed their own output.
 
 mod aws;
+mod azure;
 mod ini;
 mod openstack;
+mod schema;
+mod vsphere;
 
 use anyhow::{Result, bail};
 use serde::Deserialize;
@@ -61,10 +64,10 @@ pub struct Transformed {
 pub fn transform(kind: Transform, source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     match kind {
         Transform::Aws => aws::transform(source, ctx),
+        Transform::Azure => azure::transform(source, ctx, azure::Cloud::Public),
+        Transform::AzureStack => azure::transform(source, ctx, azure::Cloud::Stack),
         Transform::OpenStack => openstack::transform(source, ctx),
-        Transform::Azure | Transform::AzureStack | Transform::VSphere => {
-            bail!("the {kind:?} cloud config transform is not available yet")
-        }
+        Transform::VSphere => vsphere::transform(source, ctx),
         Transform::None => Ok(Transformed {
             text: source.to_owned(),
             warnings: Vec::new(),

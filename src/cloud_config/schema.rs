@@ -95,18 +95,17 @@ impl Record {
         let mut values = vec![None; fields.len()];
         for (key, value) in object {
             // Go's encoding/json prefers an exact match and falls back to one without case.
-            let slot = fields
+            let found = fields
                 .iter()
                 .position(|f| f.name == key)
                 .or_else(|| fields.iter().position(|f| f.name.eq_ignore_ascii_case(key)));
-            let (Some(slot), Some(field)) = (slot, slot.and_then(|s| fields.get(s))) else {
+            let Some((field, target)) =
+                found.and_then(|slot| fields.get(slot).zip(values.get_mut(slot)))
+            else {
                 warnings.push(format!("dropped unknown key {path}{key}"));
                 continue;
             };
-            let checked = check(value, field, &format!("{path}{}", field.name), warnings)?;
-            if let Some(target) = values.get_mut(slot) {
-                *target = checked;
-            }
+            *target = check(value, field, &format!("{path}{}", field.name), warnings)?;
         }
         Ok(Self { fields, values })
     }

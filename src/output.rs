@@ -57,11 +57,11 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
             );
         }
     }
-    if let Some(cloud_conf) = &rendered.cloud_conf {
+    for (name, text) in &rendered.config_files {
         files.insert(
-            Utf8PathBuf::from("config/cloud.conf"),
+            Utf8PathBuf::from("config").join(name),
             File {
-                bytes: cloud_conf.clone().into_bytes(),
+                bytes: text.clone().into_bytes(),
                 mode: PRIVATE_MODE,
             },
         );
@@ -306,7 +306,7 @@ mod tests {
     fn sample_tree() -> Tree {
         let rendered = Rendered {
             manifests: vec![obj("ConfigMap", Some("ns"), "a")],
-            cloud_conf: Some("[Global]\n".into()),
+            config_files: [("cloud.conf".to_string(), "[Global]\n".to_string())].into(),
             ..Rendered::default()
         };
         tree(&rendered).expect("tree")

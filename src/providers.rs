@@ -121,10 +121,14 @@ pub struct FeatureGated {
 
 /// Cloud config handling.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CloudConfigSpec {
     /// The transform (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
-    pub transform: String,
+    pub transform: crate::cloud_config::Transform,
+    /// Other keys of the source ConfigMap that the bootstrap pod reads as files: source key to
+    /// file name under `DIR/config/` (Azure Stack Hub's `endpoints`).
+    #[serde(default)]
+    pub config_files: BTreeMap<String, String>,
 }
 
 /// One provider: its descriptor and its parsed manifests, in file-name order.

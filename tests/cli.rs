@@ -403,3 +403,69 @@ fn usage_error_is_exit_2() {
         stderr(&out)
     );
 }
+
+#[test]
+fn cloud_config_keys_go_to_the_configmap_and_endpoints_to_config() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let infra = conformance("azurestackhub/infrastructure.yaml");
+    let cloud = variant("azurestackhub-cloud-provider-config.yaml");
+    let dest = dir.path().join("out");
+    let out = ccm_render(&[
+        "render",
+        "--infrastructure",
+        infra.to_str().expect("utf8"),
+        "--images",
+        conformance("images.json").to_str().expect("utf8"),
+        "--cloud-config",
+        cloud.to_str().expect("utf8"),
+        "--dest-dir",
+        dest.to_str().expect("utf8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree = read_tree(&dest);
+    assert!(
+        String::from_utf8_lossy(&tree["config/endpoints.conf"]).contains("resourceManagerEndpoint")
+    );
+    let conf: Value = serde_json::from_slice(&tree["config/cloud.conf"]).expect("JSON cloud.conf");
+    assert_eq!(conf["vmType"], "standard", "the ASH transform ran");
+    let mode = std::fs::metadata(dest.join("config/cloud.conf"))
+        .expect("exists")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let manifests = objects_in(&tree, "manifests");
+    let cm = &manifests["ConfigMap/openshift-cloud-controller-manager/cloud-conf"];
+    let keys: Vec<&String> = cm["data"].as_object().expect("data").keys().collect();
+    assert_eq!(keys, ["ca-bundle.pem", "cloud.conf", "endpoints"]);
+}
+
+#[test]
+fn cloud_config_without_the_key_the_infrastructure_names_is_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cloud = dir.path().join("cm.yaml");
+    std::fs::write(&cloud, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cloud-provider-config\n  namespace: openshift-config\ndata:\n  other: x\n").expect("write");
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("aws/infrastructure.yaml"), dest);
+            a.extend(["--cloud-config".into(), cloud.display().to_string()]);
+            a
+        },
+        "has no key \"config\", which the Infrastructure names in spec.cloudConfig.key",
+    );
+}
+
+#[test]
+fn cloud_config_the_transform_refuses_is_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cloud = dir.path().join("cloud.conf");
+    std::fs::write(&cloud, "[Global]\nsecret-namespace = elsewhere\n").expect("write");
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("openstack/infrastructure.yaml"), dest);
+            a.extend(["--cloud-config".into(), cloud.display().to_string()]);
+            a
+        },
+        "secret-namespace",
+    );
+}

@@ -44,6 +44,34 @@ fn check_case(platform: &str, infrastructure: &str, expected: &str) {
         );
     }
 
+    // The cloud config (issue 4): config/cloud.conf and the cloud-conf ConfigMap hold CCCMO's
+    // transform of the source, byte for byte, and the ConfigMap keeps every other source key.
+    let expected_conf =
+        std::fs::read_to_string(conformance(&format!("{platform}/expected/cloud.conf")))
+            .expect("expected cloud.conf");
+    let written = String::from_utf8(tree["config/cloud.conf"].clone()).expect("utf8");
+    assert_eq!(written, expected_conf, "{platform}: config/cloud.conf");
+    let cm = &rendered["ConfigMap/openshift-cloud-controller-manager/cloud-conf"];
+    assert_eq!(
+        cm["data"]["cloud.conf"],
+        expected_conf.as_str(),
+        "{platform}: cloud-conf"
+    );
+    let source = parse_all(
+        &std::fs::read_to_string(conformance(&format!(
+            "{platform}/cloud-provider-config.yaml"
+        )))
+        .expect("source"),
+    );
+    for key in source[0]["data"].as_object().expect("data").keys() {
+        if key != "config" {
+            assert!(
+                cm["data"].get(key).is_some(),
+                "{platform}: cloud-conf lacks source key {key}"
+            );
+        }
+    }
+
     // Determinism: a second run into a fresh directory is byte-identical.
     let again = tempfile::tempdir().expect("tempdir");
     render_case(platform, infrastructure, again.path());

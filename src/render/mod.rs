@@ -13,6 +13,7 @@ use crate::providers::{Common, EnvSource, Provider};
 use anyhow::{Context as _, Result, anyhow};
 use script::Script;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// The labels whose value is the platform type (CCCMO pkg/cloud/common/labels.go).
 const PLATFORM_LABELS: [&str; 2] = [
@@ -27,8 +28,8 @@ pub struct Rendered {
     pub manifests: Vec<Value>,
     /// Bootstrap static pods (`DIR/bootstrap/`).
     pub bootstrap: Vec<Value>,
-    /// The cloud config for the bootstrap pods (`DIR/config/cloud.conf`), when there is one.
-    pub cloud_conf: Option<String>,
+    /// Files for the bootstrap pods under `DIR/config/` (`cloud.conf`, …), by file name.
+    pub config_files: BTreeMap<String, String>,
     /// Things worth telling the user that are not errors.
     pub warnings: Vec<String>,
 }
@@ -49,6 +50,21 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
         manifests.push(object);
     }
     manifests.extend(common_objects(cfg, provider, common));
+    let mut warnings = cfg.warnings.clone();
+    let mut config_files = BTreeMap::new();
+    if let Some(cloud_conf) = cloud_conf(cfg, provider, &mut warnings)? {
+        manifests.push(cloud_conf_config_map(cfg, &cloud_conf));
+        if !cloud_conf.is_empty() {
+            config_files.insert("cloud.conf".to_string(), cloud_conf);
+        }
+        if let Some(selected) = &cfg.cloud_config {
+            for (key, file) in &provider.spec().cloud_config.config_files {
+                if let Some(text) = selected.other_keys.get(key) {
+                    config_files.insert(file.clone(), text.clone());
+                }
+            }
+        }
+    }
     let bootstrap = provider
         .bootstrap
         .iter()
@@ -57,8 +73,65 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
     Ok(Rendered {
         manifests,
         bootstrap,
-        cloud_conf: None,
-        warnings: cfg.warnings.clone(),
+        config_files,
+        warnings,
+    })
+}
+
+/// The transformed cloud config, or None when no `--cloud-config` was given.
+fn cloud_conf(
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>> {
+    let Some(selected) = &cfg.cloud_config else {
+        warnings.push(format!(
+            "no --cloud-config: the cloud-conf ConfigMap that the {} manifests mount and config/cloud.conf are not rendered",
+            provider.name()
+        ));
+        return Ok(None);
+    };
+    let feature_enabled = |gate: &str| cfg.features.is_enabled(gate);
+    let context = crate::cloud_config::Context {
+        infrastructure: &cfg.infrastructure.raw,
+        network: cfg.network.as_ref(),
+        feature_enabled: &feature_enabled,
+    };
+    let transformed = crate::cloud_config::transform(
+        provider.spec().cloud_config.transform,
+        &selected.text,
+        &context,
+    )
+    .context("--cloud-config: transforming the cloud config")?;
+    warnings.extend(
+        transformed
+            .warnings
+            .into_iter()
+            .map(|w| format!("--cloud-config: {w}")),
+    );
+    Ok(Some(transformed.text))
+}
+
+/// The `cloud-conf` ConfigMap CCCMO's sync controller writes into its namespace: the
+/// transformed `cloud.conf` and every other key of the source, unchanged
+/// (pkg/controllers/cloud_config_sync_controller.go).
+fn cloud_conf_config_map(cfg: &ClusterConfig, cloud_conf: &str) -> Value {
+    // Sorted keys, as the API server returns them.
+    let mut data: BTreeMap<&str, &str> = cfg
+        .cloud_config
+        .iter()
+        .flat_map(|selected| &selected.other_keys)
+        .map(|(key, value)| (key.as_str(), value.as_str()))
+        .collect();
+    data.insert(
+        crate::inputs::cloud_provider_config::CLOUD_CONF_KEY,
+        cloud_conf,
+    );
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": { "name": "cloud-conf", "namespace": cfg.namespace },
+        "data": data,
     })
 }
 

@@ -123,7 +123,7 @@ impl Record {
             _ => bail!(
                 "{} must be a mapping, found {}",
                 describe(path),
-                kind_name(value)
+                crate::json_fields::type_name(value)
             ),
         }
     }
@@ -211,17 +211,6 @@ fn describe(path: &str) -> String {
     }
 }
 
-fn kind_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
-
 /// Checks one value against its field; `None` means unset (JSON null on a non-pointer field
 /// leaves a Go field untouched).
 fn check(
@@ -234,7 +223,10 @@ fn check(
         return Ok(None);
     }
     let wrong = |expected: &str| -> Result<Option<Value>> {
-        bail!("{path} must be {expected}, found {}", kind_name(value))
+        bail!(
+            "{path} must be {expected}, found {}",
+            crate::json_fields::type_name(value)
+        )
     };
     let checked = match (field.kind, value) {
         (Kind::Str, Value::String(_)) | (Kind::Bool | Kind::OptBool, Value::Bool(_)) => {

@@ -152,20 +152,12 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
     let tls_flags = cfg.tls.flags();
     let is_workload = kind == "Deployment" || kind == "DaemonSet";
     for (container, is_init) in containers_mut(object) {
-        let name = container
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let image_key = spec
-            .images
-            .get(&name)
-            .ok_or_else(|| anyhow!("container {name:?} has no images entry in provider.yaml"))?;
-        let image = cfg.images.get(
-            image_key,
-            &format!("container {name} of the {} provider", provider.name()),
+        let name = set_image(
+            container,
+            cfg,
+            provider,
+            &format!("of the {} provider", provider.name()),
         )?;
-        container["image"] = json!(image);
 
         set_env_values(container, cfg, provider);
 
@@ -202,23 +194,40 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
 fn bootstrap_pod(pod: &Value, cfg: &ClusterConfig, provider: &Provider) -> Result<Value> {
     let mut pod = pod.clone();
     for (container, _) in containers_mut(&mut pod) {
-        let name = container
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let image_key =
-            provider.spec().images.get(&name).ok_or_else(|| {
-                anyhow!("container {name:?} has no images entry in provider.yaml")
-            })?;
-        let image = cfg.images.get(
-            image_key,
-            &format!("the bootstrap pod of the {} provider", provider.name()),
+        set_image(
+            container,
+            cfg,
+            provider,
+            &format!("of the {} provider's bootstrap pod", provider.name()),
         )?;
-        container["image"] = json!(image);
         append_env(container, &cfg.bootstrap_proxy.variables());
     }
     Ok(pod)
+}
+
+/// Sets a container's image from images.json, by the key the provider names for the container;
+/// returns the container's name. `whose` completes "container X …" in a missing-key error.
+fn set_image(
+    container: &mut Value,
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    whose: &str,
+) -> Result<String> {
+    let name = container
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let image_key = provider
+        .spec()
+        .images
+        .get(&name)
+        .ok_or_else(|| anyhow!("container {name:?} has no images entry in provider.yaml"))?;
+    let image = cfg
+        .images
+        .get(image_key, &format!("container {name} {whose}"))?;
+    container["image"] = json!(image);
+    Ok(name)
 }
 
 /// Sets the environment values the provider binds, and empties those of disabled gates.

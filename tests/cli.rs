@@ -469,3 +469,41 @@ fn cloud_config_the_transform_refuses_is_exit_2() {
         "secret-namespace",
     );
 }
+
+#[test]
+fn bad_proxy_url_is_exit_2_naming_the_field() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let proxy = dir.path().join("proxy.yaml");
+    std::fs::write(
+        &proxy,
+        "apiVersion: config.openshift.io/v1\nkind: Proxy\nstatus:\n  httpProxy: \"proxy:3128 --evil\"\n",
+    )
+    .expect("write");
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("aws/infrastructure.yaml"), dest);
+            a.extend(["--proxy".into(), proxy.display().to_string()]);
+            a
+        },
+        "status.httpProxy",
+    );
+}
+
+#[test]
+fn unknown_feature_set_is_exit_2_naming_the_field() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gates = dir.path().join("featuregate.yaml");
+    std::fs::write(
+        &gates,
+        "apiVersion: config.openshift.io/v1\nkind: FeatureGate\nspec:\n  featureSet: Everything\n",
+    )
+    .expect("write");
+    assert_bad_input(
+        |dest| {
+            let mut a = base_args(&conformance("vsphere/infrastructure.yaml"), dest);
+            a.extend(["--feature-gate".into(), gates.display().to_string()]);
+            a
+        },
+        "spec.featureSet",
+    );
+}

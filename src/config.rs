@@ -5,8 +5,8 @@
 
 use crate::features::FeatureGates;
 use crate::inputs::{
-    self, cloud_provider_config::Selected, images::Images, infrastructure::Infrastructure,
-    proxy::ProxyEnv,
+    self, cloud_provider_config::Selected, credentials::Credentials, images::Images,
+    infrastructure::Infrastructure, proxy::ProxyEnv,
 };
 use crate::tls::TlsSettings;
 use anyhow::{Result, anyhow};
@@ -38,6 +38,10 @@ pub struct ClusterConfig {
     pub network: Option<Value>,
     /// The cloud config picked from `--cloud-config`, before the platform transform.
     pub cloud_config: Option<Selected>,
+    /// `--credentials`: the Secrets it holds.
+    pub credentials: Option<Credentials>,
+    /// `--ca-bundle`: its path (for messages) and text.
+    pub ca_bundle: Option<(Utf8PathBuf, String)>,
     /// Things worth telling the user that are not errors.
     pub warnings: Vec<String>,
 }
@@ -59,6 +63,10 @@ pub struct InputFiles {
     pub feature_gate: Option<Utf8PathBuf>,
     /// `--apiserver`.
     pub apiserver: Option<Utf8PathBuf>,
+    /// `--credentials`.
+    pub credentials: Option<Utf8PathBuf>,
+    /// `--ca-bundle`.
+    pub ca_bundle: Option<Utf8PathBuf>,
     /// `--namespace`.
     pub namespace: String,
 }
@@ -104,6 +112,20 @@ impl ClusterConfig {
         let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
         let tls = crate::tls::from_apiserver(apiserver.as_ref())
             .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
+        let credentials = files
+            .credentials
+            .as_deref()
+            .map(inputs::credentials::load)
+            .transpose()?;
+        let ca_bundle = files
+            .ca_bundle
+            .as_ref()
+            .map(|path| {
+                inputs::read_text(path)
+                    .map(|text| (path.clone(), text))
+                    .map_err(|e| anyhow!("--ca-bundle {e}"))
+            })
+            .transpose()?;
         Ok(Self {
             infrastructure,
             images,
@@ -114,6 +136,8 @@ impl ClusterConfig {
             features,
             network,
             cloud_config,
+            credentials,
+            ca_bundle,
             warnings,
         })
     }

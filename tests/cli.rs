@@ -438,6 +438,9 @@ fn cloud_config_keys_go_to_the_configmap_and_endpoints_to_config() {
     let cm = &manifests["ConfigMap/openshift-cloud-controller-manager/cloud-conf"];
     let keys: Vec<&String> = cm["data"].as_object().expect("data").keys().collect();
     assert_eq!(keys, ["ca-bundle.pem", "cloud.conf", "endpoints"]);
+    // The stamp's CA also becomes the trusted CA bundle the pods mount.
+    let trusted = &manifests["ConfigMap/openshift-cloud-controller-manager/ccm-trusted-ca"];
+    assert_eq!(trusted["data"]["ca-bundle.crt"], cm["data"]["ca-bundle.pem"]);
 }
 
 #[test]

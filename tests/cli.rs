@@ -440,7 +440,10 @@ fn cloud_config_keys_go_to_the_configmap_and_endpoints_to_config() {
     assert_eq!(keys, ["ca-bundle.pem", "cloud.conf", "endpoints"]);
     // The stamp's CA also becomes the trusted CA bundle the pods mount.
     let trusted = &manifests["ConfigMap/openshift-cloud-controller-manager/ccm-trusted-ca"];
-    assert_eq!(trusted["data"]["ca-bundle.crt"], cm["data"]["ca-bundle.pem"]);
+    assert_eq!(
+        trusted["data"]["ca-bundle.crt"],
+        cm["data"]["ca-bundle.pem"]
+    );
 }
 
 #[test]

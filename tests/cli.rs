@@ -47,16 +47,27 @@ fn base_args(infra: &Path, dest: &Path) -> Vec<String> {
 
 #[test]
 fn platform_without_ccm_renders_empty_folders_and_exits_0() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let dest = dir.path().join("out");
-    let args = base_args(&variant("infrastructure-baremetal.yaml"), &dest);
-    let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("platform BareMetal has no cloud controller manager"));
-    for folder in ["bootstrap", "config", "manifests"] {
-        assert!(dest.join(folder).is_dir(), "{folder}");
+    for (file, platform) in [
+        ("infrastructure-baremetal.yaml", "BareMetal"),
+        ("infrastructure-none.yaml", "None"),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = dir.path().join("out");
+        let args = base_args(&variant(file), &dest);
+        let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "platform {platform} has no cloud controller manager"
+            )),
+            "{}",
+            stderr(&out)
+        );
+        for folder in ["bootstrap", "config", "manifests"] {
+            assert!(dest.join(folder).is_dir(), "{folder}");
+        }
+        assert!(read_tree(&dest).is_empty());
     }
-    assert!(read_tree(&dest).is_empty());
 }
 
 #[test]

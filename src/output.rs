@@ -716,8 +716,8 @@ mod tests {
         std::fs::create_dir_all(dest.join("manifests")).expect("mkdir");
         std::fs::write(dest.join("manifests/a-stale.yaml"), "old").expect("seed");
         // A socket sorts after it and cannot be read as a file: the prune fails there.
-        let _socket = std::os::unix::net::UnixListener::bind(dest.join("manifests/z.sock"))
-            .expect("socket");
+        let _socket =
+            std::os::unix::net::UnixListener::bind(dest.join("manifests/z.sock")).expect("socket");
         let err = apply(&sample_tree(), &dest, true).expect_err("fails");
         assert!(err.to_string().contains("z.sock"), "{err}");
         assert_eq!(

@@ -326,7 +326,8 @@ mod tests {
             shown("config/x.json", one_line),
             r#"{"password":"<redacted>","user":"u","token":"<redacted>"}"#
         );
-        let yaml = "global:\n  user: u\n  password: 'p'\n  token: |\n    line1\n\n    line2\n  port: 1\n";
+        let yaml =
+            "global:\n  user: u\n  password: 'p'\n  token: |\n    line1\n\n    line2\n  port: 1\n";
         assert_eq!(
             shown("config/cloud.conf", yaml),
             "global:\n  user: u\n  password: <redacted>\n  token: <redacted>\n  port: 1\n"

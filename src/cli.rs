@@ -79,13 +79,14 @@ Examples:
       --images /assets/manifests/cloud-controller-manager-images.json \\
       --dest-dir /assets/ccm-bootstrap
 
-  # A developer: what does my change to a provider do to the AWS render?
+  # A developer: what does my change to a provider do? Render before the change, then diff:
   ccm-render render --infrastructure testdata/conformance/aws/infrastructure.yaml \\
       --images testdata/conformance/images.json \\
-      --cloud-config testdata/conformance/aws/cloud-provider-config.yaml \\
-      --dest-dir testdata/golden/aws --diff --prune | less -R
+      --cloud-config testdata/conformance/aws/cloud-provider-config.yaml --dest-dir out
+  # ... edit assets/aws/, rebuild, then the same command with:
+      --dest-dir out --diff --prune --color always | less -R
 
-  # CI: fail when the committed output is stale (exit 1), without writing anything:
+  # CI: fail (exit 1) when a rendered directory is not what these inputs give; writes nothing:
   ccm-render render --infrastructure infrastructure.yaml --images images.json \\
       --dest-dir rendered --check --prune
 

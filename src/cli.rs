@@ -241,4 +241,15 @@ mod tests {
         assert_eq!(args.cloud_config.as_deref(), Some("c.yaml".into()));
         assert_eq!(args.namespace, "openshift-cloud-controller-manager");
     }
+
+    #[test]
+    fn colour_is_auto_on_a_terminal_unless_no_color_is_set_and_not_empty() {
+        use std::ffi::OsStr;
+        assert!(ColorChoice::Auto.enabled(true, None));
+        assert!(ColorChoice::Auto.enabled(true, Some(OsStr::new(""))));
+        assert!(!ColorChoice::Auto.enabled(true, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Auto.enabled(false, None));
+        assert!(ColorChoice::Always.enabled(false, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Never.enabled(true, None));
+    }
 }

@@ -327,6 +327,40 @@ fn an_extra_file_alone_is_exit_0_without_prune_and_1_with_it() {
 }
 
 #[test]
+fn check_output_json_is_a_dry_run_summary() {
+    let (_dir, dest) = drifted();
+    let (code, text, _) = stdout_of(ccm_render(Some(&dest)).args(with(
+        render_args("aws", &dest),
+        &["--check", "--prune", "--output", "json"],
+    )));
+    assert_eq!(code, Some(1));
+    let json: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(json["dryRun"], true);
+    assert_eq!(json["changed"], true);
+    let status = |path: &str| {
+        json["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .find(|f| f["path"] == path)
+            .map(|f| f["status"].clone())
+    };
+    assert_eq!(status("config/cloud.conf"), Some("changed".into()));
+    assert_eq!(
+        status("manifests/service-aws-cloud-controller-manager.yaml"),
+        Some("added".into())
+    );
+    assert_eq!(
+        status("manifests/configmap-old.yaml"),
+        Some("removed".into())
+    );
+    assert_eq!(
+        status("bootstrap/pod-aws-bootstrap-cloud-controller-manager.yaml"),
+        Some("unchanged".into())
+    );
+}
+
+#[test]
 fn diff_shows_every_change_plain_when_piped() {
     let (_dir, dest) = drifted();
     let before = read_tree(&dest);

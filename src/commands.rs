@@ -168,7 +168,7 @@ fn hint_left_in_place(left: &[camino::Utf8PathBuf], prune: bool) {
     let names: Vec<&str> = left.iter().map(|p| p.as_str()).collect();
     if prune {
         eprintln!(
-            "ccm-render: left in place (symbolic links are never removed): {}",
+            "ccm-render: left in place (symbolic links and names that are not UTF-8 are never removed): {}",
             names.join(", ")
         );
     } else {

@@ -164,7 +164,8 @@ pub struct WriteReport {
     /// Files removed by `--prune`.
     pub removed: Vec<Utf8PathBuf>,
     /// Files under the output folders that this render does not produce and that were left in
-    /// place (all of them without `--prune`; symbolic links even with it).
+    /// place (all of them without `--prune`; symbolic links and names that are not UTF-8 even
+    /// with it).
     pub left: Vec<Utf8PathBuf>,
 }
 
@@ -294,7 +295,8 @@ fn probe_dir(dir: &Utf8Path) -> Result<bool> {
 struct Stale {
     /// Regular files, by path relative to `--dest-dir`.
     files: Vec<Utf8PathBuf>,
-    /// Symbolic links: never removed nor followed, so pruning cannot reach outside `--dest-dir`.
+    /// Never removed: symbolic links (nor followed, so pruning cannot reach outside
+    /// `--dest-dir`), and names that are not UTF-8.
     links: Vec<Utf8PathBuf>,
 }
 
@@ -323,9 +325,13 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
         for entry in entries {
             let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;
             let name = entry.file_name();
-            let name = name
-                .to_str()
-                .ok_or_else(|| anyhow!("--dest-dir: {dir} holds a file name that is not UTF-8"))?;
+            let Some(name) = name.to_str() else {
+                // The render never writes such a name; leave it, named as well as it can be.
+                stale
+                    .links
+                    .push(relative.join(name.to_string_lossy().as_ref()));
+                continue;
+            };
             let child = relative.join(name);
             let kind = entry
                 .file_type()

@@ -46,15 +46,21 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--ca-bundle', '--ca-bundle', [CompletionResultType]::ParameterName, 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host''s system bundle)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
             [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of every file (json; see README)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render in memory and compare with DIR; write nothing. Lists the files that would be added, changed or removed; exit status 1 when there are any, 0 when there are none')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Like --check, and print a unified diff of every change (credentials redacted)')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/ and secrets/ that this render does not produce. Without it, no file is ever removed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'ccm-render;platforms' {
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

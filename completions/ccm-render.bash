@@ -145,12 +145,16 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__platforms)
-            opts="-h -V --help --version"
+            opts="-h -V --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -159,7 +163,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --dest-dir --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --dest-dir --check --diff --prune --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,6 +358,14 @@ _ccm__render() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -41,9 +41,19 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credent
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/' -r -f -a "(__fish_complete_directories)"
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s h -l help -d 'Print help'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l color -d 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always'
+never\t'Never'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l output -d 'What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of every file (json; see README)' -r -f -a "text\t'For people'
+json\t'For programs'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l check -d 'Render in memory and compare with DIR; write nothing. Lists the files that would be added, changed or removed; exit status 1 when there are any, 0 when there are none'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l diff -d 'Like --check, and print a unified diff of every change (credentials redacted)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l prune -d 'Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/ and secrets/ that this render does not produce. Without it, no file is ever removed'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s V -l version -d 'Print version'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s h -l help -d 'Print help'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -l output -d 'Print a table (text) or JSON (json; see README)' -r -f -a "text\t'For people'
+json\t'For programs'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s V -l version -d 'Print version'

@@ -23,7 +23,8 @@ pub enum Command {
     #[command(after_help = RENDER_EXAMPLES)]
     Render(Box<RenderArgs>),
     /// List the platforms ccm-render knows and what each needs.
-    Platforms,
+    #[command(after_help = PLATFORMS_EXAMPLES)]
+    Platforms(PlatformsArgs),
     /// Print a shell completion script (the same files are committed under completions/).
     #[command(
         after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
@@ -49,17 +50,60 @@ pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn std::io::Wri
     clap_complete::generate(shell, &mut Cli::command(), "ccm-render", out);
 }
 
+/// The man pages committed under `man/`: `ccm-render.1` and one `ccm-render-<subcommand>.1` per
+/// subcommand (clap_mangen names them so; `man ccm-render-render` then works as `man git-log`
+/// does), as (file name, roff text).
+pub fn man_pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    use clap::CommandFactory as _;
+    // Building sets each subcommand's display name to "ccm-render-<name>".
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    let mut pages = Vec::new();
+    for page in std::iter::once(command.clone()).chain(command.get_subcommands().cloned()) {
+        let man = clap_mangen::Man::new(page);
+        let mut roff = Vec::new();
+        man.render(&mut roff)?;
+        pages.push((man.get_filename(), roff));
+    }
+    Ok(pages)
+}
+
 const RENDER_EXAMPLES: &str = "\
 Examples:
   # On the bootstrap node (bootkube.sh):
-  ccm-render render --infrastructure manifests/cluster-infrastructure-02-config.yml \\
-      --images images.json --cloud-config manifests/cloud-provider-config.yaml \\
+  ccm-render render \\
+      --infrastructure /assets/manifests/cluster-infrastructure-02-config.yml \\
+      --cloud-config /assets/manifests/cloud-provider-config.yaml \\
+      --proxy /assets/manifests/cluster-proxy-01-config.yaml \\
+      --network /assets/manifests/cluster-network-02-config.yml \\
+      --images /assets/manifests/cloud-controller-manager-images.json \\
       --dest-dir /assets/ccm-bootstrap
 
-  # A developer rendering the shipped AWS case:
+  # A developer: what does my change to a provider do? Render before the change, then diff:
   ccm-render render --infrastructure testdata/conformance/aws/infrastructure.yaml \\
       --images testdata/conformance/images.json \\
-      --cloud-config testdata/conformance/aws/cloud-provider-config.yaml --dest-dir out";
+      --cloud-config testdata/conformance/aws/cloud-provider-config.yaml --dest-dir out
+  # ... edit assets/aws/, rebuild, then the same command with:
+      --dest-dir out --diff --prune --color always | less -R
+
+  # CI: fail (exit 1) when a rendered directory is not what these inputs give; writes nothing:
+  ccm-render render --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir rendered --check --prune
+
+  # The installer's asset code: what was written, as JSON:
+  ccm-render render --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out --output json
+
+Exit status: 0 success (with --check/--diff: nothing would change), 1 with --check/--diff:
+something would change, 2 usage error, bad input or I/O failure (DIR is left as it was).";
+
+const PLATFORMS_EXAMPLES: &str = "\
+Examples:
+  # Which images.json keys does OpenStack need?
+  ccm-render platforms | grep OpenStack
+
+  # The host files each bootstrap pod reads, for a script:
+  ccm-render platforms --output json | jq -r '.platforms[] | select(.ccm) | .bootstrapHostFiles[].path'";
 
 /// Arguments of `render`.
 #[derive(Debug, Args)]
@@ -108,6 +152,70 @@ pub struct RenderArgs {
     /// Output root (created if missing): bootstrap/, config/, manifests/.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub dest_dir: Utf8PathBuf,
+
+    /// Render in memory and compare with DIR; write nothing. Lists the files that would be
+    /// added, changed or removed; exit status 1 when there are any, 0 when there are none.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Like --check, and print a unified diff of every change (credentials redacted).
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/
+    /// and secrets/ that this render does not produce. Without it, no file is ever removed.
+    #[arg(long)]
+    pub prune: bool,
+
+    /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
+    /// always or never.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of
+    /// every file (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text, conflicts_with = "diff")]
+    pub output: OutputFormat,
+}
+
+/// Arguments of `platforms`.
+#[derive(Debug, Args)]
+pub struct PlatformsArgs {
+    /// Print a table (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+/// `--output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// For people.
+    Text,
+    /// For programs.
+    Json,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and NO_COLOR is unset or empty.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether stdout is a terminal and the value of `NO_COLOR`
+    /// (no-color.org: set and not empty disables colour).
+    pub fn enabled(self, stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Self::Always => true,
+            Self::Never => false,
+            Self::Auto => stdout_is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -141,5 +249,16 @@ mod tests {
         assert_eq!(args.infrastructure, "i.yaml");
         assert_eq!(args.cloud_config.as_deref(), Some("c.yaml".into()));
         assert_eq!(args.namespace, "openshift-cloud-controller-manager");
+    }
+
+    #[test]
+    fn colour_is_auto_on_a_terminal_unless_no_color_is_set_and_not_empty() {
+        use std::ffi::OsStr;
+        assert!(ColorChoice::Auto.enabled(true, None));
+        assert!(ColorChoice::Auto.enabled(true, Some(OsStr::new(""))));
+        assert!(!ColorChoice::Auto.enabled(true, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Auto.enabled(false, None));
+        assert!(ColorChoice::Always.enabled(false, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Never.enabled(true, None));
     }
 }

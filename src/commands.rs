@@ -1,7 +1,8 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
-use crate::cli::{Cli, Command, RenderArgs};
+use crate::cli::{Cli, Command, OutputFormat, PlatformsArgs, RenderArgs};
 use crate::config::{ClusterConfig, InputFiles};
+use crate::output::Change;
 use crate::providers::{Catalogue, Selection};
 use crate::render::Rendered;
 use anyhow::Result;
@@ -28,7 +29,7 @@ impl From<ExitStatus> for std::process::ExitCode {
 pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
-        Command::Platforms => platforms(),
+        Command::Platforms(args) => platforms(&args),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             crate::cli::write_completions(shell, &mut script);
@@ -70,21 +71,123 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     let catalogue = Catalogue::builtin()?;
     let rendered = render_in_memory(&files, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
-    let report = crate::output::write(&tree, &args.dest_dir)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
     }
     for note in &rendered.notes {
         eprintln!("note: {note}");
     }
+    // The plan is computed before any write: it is what --check prints, and what
+    // --output json reports for a write (added and changed, which the write itself merges).
+    let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
+    if args.check || args.diff {
+        return check(args, &plan, &tree, &rendered.warnings);
+    }
+    let report = crate::output::apply(&tree, &args.dest_dir, args.prune)?;
+    if args.output == OutputFormat::Json {
+        let summary = crate::summary::render(
+            &plan,
+            &tree,
+            args.dest_dir.as_str(),
+            false,
+            &rendered.warnings,
+        );
+        print_json(&summary)?;
+    }
+    let removed = if args.prune {
+        format!(", {} removed", report.removed.len())
+    } else {
+        String::new()
+    };
     eprintln!(
-        "ccm-render: {} files in {} ({} written, {} unchanged)",
+        "ccm-render: {} files in {} ({} written, {} unchanged{removed})",
         tree.files.len(),
         args.dest_dir,
         report.written.len(),
         report.unchanged.len()
     );
+    hint_left_in_place(&report.left, args.prune);
     Ok(ExitStatus::Success)
+}
+
+/// `--check` and `--diff`: print, write nothing, exit 1 when something would change.
+fn check(
+    args: &RenderArgs,
+    plan: &crate::output::Plan,
+    tree: &crate::output::Tree,
+    warnings: &[String],
+) -> Result<ExitStatus> {
+    if args.diff {
+        use std::io::IsTerminal as _;
+        let colour = args.color.enabled(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        );
+        print_stdout(crate::diff::unified(plan, colour).as_bytes())?;
+    } else if args.output == OutputFormat::Json {
+        print_json(&crate::summary::render(
+            plan,
+            tree,
+            args.dest_dir.as_str(),
+            true,
+            warnings,
+        ))?;
+    } else {
+        print_stdout(crate::diff::check_list(plan).as_bytes())?;
+    }
+    let count = |c| plan.entries.iter().filter(|e| e.change == c).count();
+    let changes = count(Change::Added) + count(Change::Changed) + count(Change::Removed);
+    if plan.has_changes() {
+        let folders = if plan.missing_folders.is_empty() {
+            String::new()
+        } else {
+            format!(", {} folders to create", plan.missing_folders.len())
+        };
+        eprintln!(
+            "ccm-render: {} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+            args.dest_dir,
+            count(Change::Added),
+            count(Change::Changed),
+            count(Change::Removed),
+        );
+    } else {
+        eprintln!(
+            "ccm-render: {} is up to date ({} files)",
+            args.dest_dir,
+            tree.files.len()
+        );
+    }
+    hint_left_in_place(&plan.left, args.prune);
+    Ok(if plan.has_changes() {
+        ExitStatus::Drift
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// Says on stderr which files under the output folders this render does not produce.
+fn hint_left_in_place(left: &[camino::Utf8PathBuf], prune: bool) {
+    if left.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = left.iter().map(|p| p.as_str()).collect();
+    if prune {
+        eprintln!(
+            "ccm-render: left in place (symbolic links and names that are not UTF-8 are never removed): {}",
+            names.join(", ")
+        );
+    } else {
+        eprintln!(
+            "ccm-render: not produced by this render, left in place (--prune removes them): {}",
+            names.join(", ")
+        );
+    }
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    print_stdout(text.as_bytes())
 }
 
 /// Writes to stdout; a closed pipe (`ccm-render platforms | head`) is not an error.
@@ -99,48 +202,55 @@ fn print_stdout(bytes: &[u8]) -> Result<()> {
     }
 }
 
-fn platforms() -> Result<ExitStatus> {
+fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     use std::fmt::Write as _;
     let catalogue = Catalogue::builtin()?;
+    let summary = crate::summary::platforms(&catalogue);
+    if args.output == OutputFormat::Json {
+        print_json(&summary)?;
+        return Ok(ExitStatus::Success);
+    }
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<14} {:<15} {:<17} IMAGES.JSON KEYS",
-        "PLATFORM", "PROVIDER", "CCM"
+        "{:<14} {:<15} {:<17} {:<22} IMAGES.JSON KEYS",
+        "PLATFORM", "PROVIDER", "CCM", "CLOUD CONFIG"
     );
-    for platform in crate::inputs::infrastructure::KNOWN_PLATFORMS {
-        let mut matching: Vec<_> = catalogue
-            .providers
-            .values()
-            .filter(|p| p.spec().platform == *platform)
-            .collect();
-        matching.sort_by_key(|p| p.spec().azure_cloud_name.is_some());
-        if matching.is_empty() {
-            let _ = writeln!(table, "{platform:<14} {:<15} {:<17} -", "-", "no");
-        }
-        for provider in matching {
-            let mut keys: Vec<&str> = provider
-                .spec()
-                .images
-                .values()
-                .map(String::as_str)
-                .collect();
-            keys.sort_unstable();
-            keys.dedup();
-            let ccm = format!("yes ({})", provider.spec().cloud_provider);
+    for row in &summary.platforms {
+        let (Some(provider), Some(cloud_provider), Some(keys), Some(config)) = (
+            &row.provider,
+            &row.cloud_provider,
+            &row.image_keys,
+            &row.cloud_config,
+        ) else {
             let _ = writeln!(
                 table,
-                "{platform:<14} {:<15} {ccm:<17} {}",
-                provider.name(),
-                keys.join(", ")
+                "{:<14} {:<15} {:<17} {:<22} -",
+                row.platform, "-", "no", "-"
             );
-        }
+            continue;
+        };
+        let ccm = format!("yes ({cloud_provider})");
+        let transform = serde_json::to_value(config.transform)?;
+        let config = format!(
+            "{} ({})",
+            transform.as_str().unwrap_or_default(),
+            config.format
+        );
+        let _ = writeln!(
+            table,
+            "{:<14} {provider:<15} {ccm:<17} {config:<22} {}",
+            row.platform,
+            keys.join(", ")
+        );
     }
     let _ = writeln!(table, "\nHost files each bootstrap pod reads:");
-    for provider in catalogue.providers.values() {
-        let _ = writeln!(table, "  {}:", provider.name());
-        for file in &provider.spec().bootstrap.host_files {
-            let _ = writeln!(table, "    {}  ({})", file.path, file.source);
+    for row in &summary.platforms {
+        if let (Some(provider), Some(files)) = (&row.provider, &row.bootstrap_host_files) {
+            let _ = writeln!(table, "  {provider}:");
+            for file in files {
+                let _ = writeln!(table, "    {}  ({})", file.path, file.source);
+            }
         }
     }
     print_stdout(table.as_bytes())?;

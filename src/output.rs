@@ -4,7 +4,9 @@
 //! first; each changed file is written to a temporary file in its own directory, flushed and
 //! renamed over the target; if anything fails, the files already replaced are put back and the
 //! new ones removed, so `--dest-dir` is left as it was. Unchanged files are not rewritten, so a
-//! rerun changes nothing (bootkube.sh restarts its steps).
+//! rerun changes nothing (bootkube.sh restarts its steps). With `--prune`, removing the files
+//! the render no longer produces is part of the same transaction. [`plan`] answers what a write
+//! would do without touching anything (`--check`, `--diff`).
 
 use crate::render::Rendered;
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -44,20 +46,62 @@ pub struct Tree {
     pub files: BTreeMap<Utf8PathBuf, File>,
     /// Whether `secrets/` belongs to the tree (it does with `--credentials`, even when empty).
     pub secrets: bool,
+    /// The object each YAML file holds, by the same path (for `--output json`).
+    pub objects: BTreeMap<Utf8PathBuf, ObjectRef>,
+}
+
+impl Tree {
+    /// The folders that exist after writing this tree: [`FOLDERS`], and `secrets/` with
+    /// `--credentials`.
+    pub fn folders(&self) -> Vec<&'static str> {
+        let mut folders = FOLDERS.to_vec();
+        if self.secrets {
+            folders.push(SECRETS);
+        }
+        folders
+    }
+}
+
+/// Which Kubernetes object a file holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObjectRef {
+    /// `apiVersion`.
+    pub api_version: String,
+    /// `kind`.
+    pub kind: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace`, for namespaced objects.
+    pub namespace: Option<String>,
+}
+
+impl ObjectRef {
+    fn of(object: &Value) -> Self {
+        let text = |p: &str| object.pointer(p).and_then(Value::as_str).map(String::from);
+        Self {
+            api_version: text("/apiVersion").unwrap_or_default(),
+            kind: crate::inputs::kind_of(object).to_string(),
+            name: crate::inputs::name_of(object).to_string(),
+            namespace: text("/metadata/namespace"),
+        }
+    }
 }
 
 /// Lays a render out as files: one object per file, named from kind and name (and namespace
 /// when two objects would otherwise share a name).
 pub fn tree(rendered: &Rendered) -> Result<Tree> {
     let mut files = BTreeMap::new();
+    let mut refs = BTreeMap::new();
     for (folder, objects) in [
         ("bootstrap", &rendered.bootstrap),
         ("manifests", &rendered.manifests),
     ] {
         for (name, object) in file_names(objects)? {
             let text = crate::yaml::to_string(object)?;
+            let path = Utf8PathBuf::from(folder).join(name);
+            refs.insert(path.clone(), ObjectRef::of(object));
             files.insert(
-                Utf8PathBuf::from(folder).join(name),
+                path,
                 File {
                     bytes: text.into_bytes(),
                     mode: PUBLIC_MODE,
@@ -87,6 +131,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
     }
     Ok(Tree {
         files,
+        objects: refs,
         secrets: rendered.secret_files.is_some(),
     })
 }
@@ -148,7 +193,16 @@ pub struct WriteReport {
     pub written: Vec<Utf8PathBuf>,
     /// Files already as rendered.
     pub unchanged: Vec<Utf8PathBuf>,
+    /// Files removed by `--prune`.
+    pub removed: Vec<Utf8PathBuf>,
+    /// Files under the output folders that this render does not produce and that were left in
+    /// place (all of them without `--prune`; symbolic links and names that are not UTF-8 even
+    /// with it).
+    pub left: Vec<Utf8PathBuf>,
 }
+
+/// The folders `--prune` may remove files from: the ones this tool writes.
+pub const PRUNABLE: [&str; 4] = ["bootstrap", "config", "manifests", "secrets"];
 
 /// Checks that `dest` can be an output directory: a directory, or missing with a creatable
 /// parent; never a file.
@@ -161,18 +215,204 @@ pub fn check_dest(dest: &Utf8Path) -> Result<()> {
     }
 }
 
+/// How a file of the output directory compares with the render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Rendered, not in the directory.
+    Added,
+    /// Rendered, in the directory with other contents or another mode.
+    Changed,
+    /// Rendered and already in the directory as rendered.
+    Unchanged,
+    /// In the directory, not rendered, and `--prune` given.
+    Removed,
+}
+
+/// One file of a [`Plan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Path relative to `--dest-dir`.
+    pub path: Utf8PathBuf,
+    /// What writing would do to it.
+    pub change: Change,
+    /// The file as it is in the directory.
+    pub old: Option<File>,
+    /// The file as rendered.
+    pub new: Option<File>,
+}
+
+/// What writing a tree would do to `--dest-dir`, computed without changing anything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Every rendered file, and with `--prune` every file to remove, by path.
+    pub entries: Vec<Entry>,
+    /// Of [`Tree::folders`], those that do not exist yet (all of them when `--dest-dir` does not).
+    pub missing_folders: Vec<Utf8PathBuf>,
+    /// Files under the output folders that are not rendered and stay (see [`WriteReport::left`]).
+    pub left: Vec<Utf8PathBuf>,
+}
+
+impl Plan {
+    /// Whether writing would change anything.
+    pub fn has_changes(&self) -> bool {
+        !self.missing_folders.is_empty()
+            || self.entries.iter().any(|e| e.change != Change::Unchanged)
+    }
+}
+
+/// Compares `tree` with `dest` without writing or creating anything (`render --check`).
+pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
+    check_dest(dest)?;
+    let mut plan = Plan::default();
+    for folder in tree.folders() {
+        if !probe_dir(&dest.join(folder))? {
+            plan.missing_folders.push(folder.into());
+        }
+    }
+    for (relative, file) in &tree.files {
+        let path = dest.join(relative);
+        let mut parent = relative.parent();
+        while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
+            probe_dir(&dest.join(dir))?;
+            parent = dir.parent();
+        }
+        let old = read_existing(&path)?;
+        let change = match &old {
+            None => Change::Added,
+            Some(old) if old == file => Change::Unchanged,
+            Some(_) => Change::Changed,
+        };
+        plan.entries.push(Entry {
+            path: relative.clone(),
+            change,
+            old,
+            new: Some(file.clone()),
+        });
+    }
+    let stale = stale_files(tree, dest)?;
+    plan.left = stale.links;
+    if prune {
+        for relative in stale.files {
+            let old = read_existing(&dest.join(&relative))?;
+            plan.entries.push(Entry {
+                path: relative,
+                change: Change::Removed,
+                old,
+                new: None,
+            });
+        }
+        plan.entries.sort_by(|a, b| a.path.cmp(&b.path));
+    } else {
+        plan.left.extend(stale.files);
+        plan.left.sort();
+    }
+    Ok(plan)
+}
+
+/// Whether `dir` (inside `--dest-dir`) exists as a real directory; an error when it is a
+/// symbolic link or a file, which [`write`] would refuse too.
+fn probe_dir(dir: &Utf8Path) -> Result<bool> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(true),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
+        }
+        Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(err) => bail!("--dest-dir: {dir}: {err}"),
+    }
+}
+
+/// Files under [`PRUNABLE`] that `tree` does not produce.
+struct Stale {
+    /// Regular files, by path relative to `--dest-dir`.
+    files: Vec<Utf8PathBuf>,
+    /// Never removed: symbolic links (nor followed, so pruning cannot reach outside
+    /// `--dest-dir`), and names that are not UTF-8.
+    links: Vec<Utf8PathBuf>,
+}
+
+fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
+    let mut stale = Stale {
+        files: Vec::new(),
+        links: Vec::new(),
+    };
+    let mut stack: Vec<Utf8PathBuf> = PRUNABLE.iter().map(Utf8PathBuf::from).collect();
+    while let Some(relative) = stack.pop() {
+        let dir = dest.join(&relative);
+        let meta = match std::fs::symlink_metadata(&dir) {
+            Ok(meta) => meta,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(err) => bail!("--dest-dir: {dir}: {err}"),
+        };
+        if meta.file_type().is_symlink() {
+            stale.links.push(relative);
+            continue;
+        }
+        if !meta.is_dir() {
+            bail!("--dest-dir: {dir} exists and is not a directory");
+        }
+        let entries =
+            std::fs::read_dir(&dir).with_context(|| format!("--dest-dir: listing {dir}"))?;
+        for entry in entries {
+            let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                // The render never writes such a name; leave it, named as well as it can be.
+                stale
+                    .links
+                    .push(relative.join(name.to_string_lossy().as_ref()));
+                continue;
+            };
+            let child = relative.join(name);
+            let kind = entry
+                .file_type()
+                .with_context(|| format!("--dest-dir: reading {}", dest.join(&child)))?;
+            if kind.is_symlink() {
+                stale.links.push(child);
+            } else if kind.is_dir() {
+                stack.push(child);
+            } else if !tree.files.contains_key(&child) {
+                stale.files.push(child);
+            }
+        }
+    }
+    stale.files.sort();
+    stale.links.sort();
+    Ok(stale)
+}
+
 /// An undo step, recorded as the write goes.
 enum Undo {
     Restore(Utf8PathBuf, File),
     Remove(Utf8PathBuf),
     RemoveDir(Utf8PathBuf),
+    CreateDir(Utf8PathBuf),
 }
 
-/// Writes a tree under `dest`, atomically per file and rolled back as a whole on failure.
+/// Writes a tree under `dest`, atomically per file and rolled back as a whole on failure; files
+/// the tree does not produce are left alone.
 pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
+    apply(tree, dest, false)
+}
+
+/// Writes a tree under `dest` and, with `prune`, removes the files under [`PRUNABLE`] that it
+/// does not produce (and the folders that empties, except [`FOLDERS`]), all in one transaction:
+/// on failure every write and every removal is undone.
+pub fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
     check_dest(dest)?;
     let mut undo = Vec::new();
-    let result = write_inner(tree, dest, &mut undo);
+    let result = write_inner(tree, dest, &mut undo).and_then(|mut report| {
+        let stale = stale_files(tree, dest)?;
+        report.left = stale.links;
+        if prune {
+            report.removed = remove_files(dest, &stale.files, &tree.folders(), &mut undo)?;
+        } else {
+            report.left.extend(stale.files);
+            report.left.sort();
+        }
+        Ok(report)
+    });
     if result.is_err() {
         for step in undo.into_iter().rev() {
             // Best effort: the original error is what the user needs to see.
@@ -180,10 +420,52 @@ pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
                 Undo::Restore(path, file) => replace_file(&path, &file),
                 Undo::Remove(path) => std::fs::remove_file(&path).map_err(Into::into),
                 Undo::RemoveDir(path) => std::fs::remove_dir(&path).map_err(Into::into),
+                Undo::CreateDir(path) => std::fs::create_dir(&path).map_err(Into::into),
             };
         }
     }
     result
+}
+
+/// Removes `files` (relative to `dest`), keeping their contents for the undo, then the folders
+/// that are left empty, except `keep` (the tree's own folders): so `secrets/` goes when a render
+/// without `--credentials` prunes it, and stays, empty, with `--credentials` (aws, vsphere).
+fn remove_files(
+    dest: &Utf8Path,
+    files: &[Utf8PathBuf],
+    keep: &[&str],
+    undo: &mut Vec<Undo>,
+) -> Result<Vec<Utf8PathBuf>> {
+    let mut parents = BTreeSet::new();
+    for relative in files {
+        let path = dest.join(relative);
+        let Some(old) = read_existing(&path)? else {
+            continue;
+        };
+        std::fs::remove_file(&path).with_context(|| format!("--dest-dir: removing {path}"))?;
+        undo.push(Undo::Restore(path, old));
+        let mut parent = relative.parent();
+        while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
+            parents.insert(dir.to_owned());
+            parent = dir.parent();
+        }
+    }
+    // Deepest first, so a folder is looked at after its subfolders.
+    for relative in parents.iter().rev() {
+        if keep.contains(&relative.as_str()) {
+            continue;
+        }
+        let dir = dest.join(relative);
+        let empty = std::fs::read_dir(&dir)
+            .with_context(|| format!("--dest-dir: listing {dir}"))?
+            .next()
+            .is_none();
+        if empty {
+            std::fs::remove_dir(&dir).with_context(|| format!("--dest-dir: removing {dir}"))?;
+            undo.push(Undo::CreateDir(dir));
+        }
+    }
+    Ok(files.to_vec())
 }
 
 fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<WriteReport> {
@@ -396,5 +678,121 @@ mod tests {
             "old\n"
         );
         assert!(!dest.join("config").exists(), "created folder removed");
+    }
+
+    fn utf8(dir: &tempfile::TempDir) -> Utf8PathBuf {
+        Utf8Path::from_path(dir.path()).expect("utf8").to_owned()
+    }
+
+    #[test]
+    fn plan_writes_nothing_and_sees_every_kind_of_change() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = utf8(&dir).join("out");
+        let fresh = plan(&sample_tree(), &dest, true).expect("plan");
+        assert!(!dest.exists(), "plan created the directory");
+        assert_eq!(fresh.missing_folders.len(), 3);
+        assert!(fresh.entries.iter().all(|e| e.change == Change::Added));
+
+        write(&sample_tree(), &dest).expect("writes");
+        let clean = plan(&sample_tree(), &dest, true).expect("plan");
+        assert!(!clean.has_changes(), "{clean:?}");
+
+        std::fs::set_permissions(
+            dest.join("config/cloud.conf"),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .expect("chmod");
+        std::fs::write(dest.join("manifests/stale.yaml"), "x\n").expect("stale");
+        let without_prune = plan(&sample_tree(), &dest, false).expect("plan");
+        let changes: Vec<_> = without_prune
+            .entries
+            .iter()
+            .map(|e| (e.path.as_str(), e.change))
+            .collect();
+        assert_eq!(
+            changes,
+            [
+                ("config/cloud.conf", Change::Changed),
+                ("manifests/configmap-a.yaml", Change::Unchanged)
+            ]
+        );
+        assert_eq!(without_prune.left, ["manifests/stale.yaml"]);
+        let with_prune = plan(&sample_tree(), &dest, true).expect("plan");
+        assert!(
+            with_prune
+                .entries
+                .iter()
+                .any(|e| e.path == "manifests/stale.yaml" && e.change == Change::Removed)
+        );
+    }
+
+    #[test]
+    fn prune_removes_only_stale_files_under_the_output_folders() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = utf8(&dir);
+        std::fs::create_dir_all(dest.join("secrets/old")).expect("mkdir");
+        std::fs::create_dir_all(dest.join("manifests")).expect("mkdir");
+        std::fs::write(dest.join("secrets/old/key"), "k").expect("seed");
+        std::fs::write(dest.join("manifests/stale.yaml"), "x").expect("seed");
+        std::fs::write(dest.join("README"), "not ours").expect("seed");
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("target"), "keep").expect("seed");
+        std::os::unix::fs::symlink(outside.path().join("target"), dest.join("manifests/link"))
+            .expect("symlink");
+
+        let kept = write(&sample_tree(), &dest).expect("writes");
+        assert!(kept.removed.is_empty());
+        assert!(dest.join("manifests/stale.yaml").exists());
+        assert_eq!(kept.left.len(), 3, "{:?}", kept.left);
+
+        let report = apply(&sample_tree(), &dest, true).expect("prunes");
+        assert_eq!(report.removed, ["manifests/stale.yaml", "secrets/old/key"]);
+        assert_eq!(report.left, ["manifests/link"]);
+        assert!(!dest.join("secrets").exists(), "emptied secrets/ removed");
+        assert!(dest.join("README").exists());
+        assert!(dest.join("manifests/link").is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(outside.path().join("target")).expect("kept"),
+            "keep"
+        );
+    }
+
+    #[test]
+    fn a_failed_prune_restores_removed_files_and_written_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = utf8(&dir);
+        std::fs::create_dir_all(dest.join("manifests")).expect("mkdir");
+        std::fs::write(dest.join("manifests/a-stale.yaml"), "old").expect("seed");
+        // A socket sorts after it and cannot be read as a file: the prune fails there.
+        let _socket =
+            std::os::unix::net::UnixListener::bind(dest.join("manifests/z.sock")).expect("socket");
+        let err = apply(&sample_tree(), &dest, true).expect_err("fails");
+        assert!(err.to_string().contains("z.sock"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dest.join("manifests/a-stale.yaml")).expect("restored"),
+            "old"
+        );
+        assert!(!dest.join("manifests/configmap-a.yaml").exists());
+        assert!(!dest.join("config").exists());
+    }
+
+    #[test]
+    fn a_symlinked_folder_is_never_followed_by_prune() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = utf8(&dir);
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::os::unix::fs::symlink(outside.path(), dest.join("secrets")).expect("symlink");
+        std::fs::write(outside.path().join("x"), "keep").expect("seed");
+        let planned = plan(&sample_tree(), &dest, true).expect("plan");
+        assert!(planned.entries.iter().all(|e| e.change != Change::Removed));
+        assert_eq!(planned.left, ["secrets"]);
+        let report = apply(&sample_tree(), &dest, true).expect("writes");
+        assert!(report.removed.is_empty());
+        assert!(outside.path().join("x").exists());
+        // A symlinked folder the render writes into is refused, as before.
+        std::fs::remove_dir_all(dest.join("config")).expect("rm");
+        std::os::unix::fs::symlink(outside.path(), dest.join("config")).expect("symlink");
+        let err = plan(&sample_tree(), &dest, true).expect_err("refused");
+        assert!(err.to_string().contains("symbolic link"), "{err}");
     }
 }

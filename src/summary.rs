@@ -1,0 +1,236 @@
+//! The machine-readable outputs: `render --output json` (what was, or with `--check` would be,
+//! written) and `platforms --output json`. Pure: built from a [`Plan`] and the provider
+//! catalogue. The shapes are a contract with the installer's asset code (README "JSON output"):
+//! extend them, never rename or drop a field.
+
+use crate::output::{Change, Plan, Tree};
+use crate::providers::Catalogue;
+use serde::Serialize;
+
+/// Version of the JSON shapes below; raised only for a change that is not an addition.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// `render --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// `--dest-dir` as given.
+    pub dest_dir: String,
+    /// True with `--check`: nothing was written, `files` says what a write would do.
+    pub dry_run: bool,
+    /// Whether anything changed (or, with `dryRun`, would change).
+    pub changed: bool,
+    /// Every rendered file and every removed file, sorted by path.
+    pub files: Vec<FileSummary>,
+    /// Files under the output folders that this render does not produce and that stay (all such
+    /// files without `--prune`; symbolic links even with it).
+    pub left_in_place: Vec<String>,
+    /// Warnings also printed on stderr.
+    pub warnings: Vec<String>,
+}
+
+/// One file of [`RenderSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileSummary {
+    /// Path relative to `--dest-dir`, with `/`.
+    pub path: String,
+    /// `added`, `changed`, `unchanged` or `removed`: how the directory differed from the render.
+    pub status: &'static str,
+    /// Permission bits as four octal digits (`0644`, `0600`); of the removed file for `removed`.
+    pub mode: Option<String>,
+    /// The object's `apiVersion` (files under bootstrap/ and manifests/ only, as every field
+    /// below).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// The object's `kind`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The object's `metadata.name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The object's `metadata.namespace` (absent for cluster-scoped objects).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+}
+
+/// Builds the `render --output json` summary.
+pub fn render(
+    plan: &Plan,
+    tree: &Tree,
+    dest_dir: &str,
+    dry_run: bool,
+    warnings: &[String],
+) -> RenderSummary {
+    let files = plan
+        .entries
+        .iter()
+        .map(|entry| {
+            let object = tree.objects.get(&entry.path);
+            let file = entry.new.as_ref().or(entry.old.as_ref());
+            FileSummary {
+                path: entry.path.to_string(),
+                status: match entry.change {
+                    Change::Added => "added",
+                    Change::Changed => "changed",
+                    Change::Unchanged => "unchanged",
+                    Change::Removed => "removed",
+                },
+                mode: file.map(|f| format!("{:04o}", f.mode)),
+                api_version: object.map(|o| o.api_version.clone()),
+                kind: object.map(|o| o.kind.clone()),
+                name: object.map(|o| o.name.clone()),
+                namespace: object.and_then(|o| o.namespace.clone()),
+            }
+        })
+        .collect();
+    RenderSummary {
+        format_version: FORMAT_VERSION,
+        dest_dir: dest_dir.to_string(),
+        dry_run,
+        changed: plan.has_changes(),
+        files,
+        left_in_place: plan.left.iter().map(ToString::to_string).collect(),
+        warnings: warnings.to_vec(),
+    }
+}
+
+/// `platforms --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlatformsSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// One row per platform and provider (Azure has two: public clouds and Azure Stack Hub), in
+    /// the order of `ccm-render platforms`.
+    pub platforms: Vec<PlatformSummary>,
+}
+
+/// One platform of [`PlatformsSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlatformSummary {
+    /// Infrastructure `status.platformStatus.type`.
+    pub platform: String,
+    /// Whether ccm-render renders a CCM for it; when false, every field below is absent.
+    pub ccm: bool,
+    /// The provider folder under assets/.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// For Azure: the `status.platformStatus.azure.cloudName` that selects this provider.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub azure_cloud_name: Option<String>,
+    /// The CCM's `--cloud-provider` name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cloud_provider: Option<String>,
+    /// The images.json keys it needs, sorted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image_keys: Option<Vec<String>>,
+    /// How its cloud config is handled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cloud_config: Option<CloudConfigSummary>,
+    /// The host files its bootstrap pod reads, in the order of its descriptor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bootstrap_host_files: Option<Vec<HostFileSummary>>,
+}
+
+/// [`PlatformSummary::cloud_config`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CloudConfigSummary {
+    /// The transform applied (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
+    pub transform: crate::cloud_config::Transform,
+    /// The format of `config/cloud.conf` after the transform: `ini`, `json`, `yaml`, or
+    /// `as-given` when the config passes through unchanged.
+    pub format: &'static str,
+    /// The files written under `DIR/config/`: `cloud.conf`, then any other source key the
+    /// bootstrap pod reads (Azure Stack Hub's `endpoints.conf`).
+    pub files: Vec<String>,
+}
+
+/// [`PlatformSummary::bootstrap_host_files`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostFileSummary {
+    /// The path on the bootstrap host.
+    pub path: String,
+    /// What puts it there.
+    pub source: String,
+}
+
+/// The format a transform writes (CCCMO pkg/cloud/*: AWS and OpenStack write gcfg INI, Azure and
+/// Azure Stack Hub JSON, vSphere the YAML config of its CCM); `none` keeps the source as it is.
+pub fn cloud_config_format(transform: crate::cloud_config::Transform) -> &'static str {
+    use crate::cloud_config::Transform;
+    match transform {
+        Transform::Aws | Transform::OpenStack => "ini",
+        Transform::Azure | Transform::AzureStack => "json",
+        Transform::VSphere => "yaml",
+        Transform::None => "as-given",
+    }
+}
+
+/// Every known platform with its providers, in `KNOWN_PLATFORMS` order; the table of
+/// `ccm-render platforms` is printed from the same rows.
+pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
+    let mut rows = Vec::new();
+    for platform in crate::inputs::infrastructure::KNOWN_PLATFORMS {
+        let mut matching: Vec<_> = catalogue
+            .providers
+            .values()
+            .filter(|p| p.spec().platform == *platform)
+            .collect();
+        // The provider without a cloud name (public Azure) first.
+        matching.sort_by_key(|p| p.spec().azure_cloud_name.is_some());
+        if matching.is_empty() {
+            rows.push(PlatformSummary {
+                platform: (*platform).to_string(),
+                ccm: false,
+                provider: None,
+                azure_cloud_name: None,
+                cloud_provider: None,
+                image_keys: None,
+                cloud_config: None,
+                bootstrap_host_files: None,
+            });
+        }
+        for provider in matching {
+            let spec = provider.spec();
+            let mut keys: Vec<String> = spec.images.values().cloned().collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let files = std::iter::once("cloud.conf".to_string())
+                .chain(spec.cloud_config.config_files.values().cloned())
+                .collect();
+            rows.push(PlatformSummary {
+                platform: (*platform).to_string(),
+                ccm: true,
+                provider: Some(provider.name().to_string()),
+                azure_cloud_name: spec.azure_cloud_name.clone(),
+                cloud_provider: Some(spec.cloud_provider.clone()),
+                image_keys: Some(keys),
+                cloud_config: Some(CloudConfigSummary {
+                    transform: spec.cloud_config.transform,
+                    format: cloud_config_format(spec.cloud_config.transform),
+                    files,
+                }),
+                bootstrap_host_files: Some(
+                    spec.bootstrap
+                        .host_files
+                        .iter()
+                        .map(|f| HostFileSummary {
+                            path: f.path.clone(),
+                            source: f.source.clone(),
+                        })
+                        .collect(),
+                ),
+            });
+        }
+    }
+    PlatformsSummary {
+        format_version: FORMAT_VERSION,
+        platforms: rows,
+    }
+}

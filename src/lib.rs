@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod features;
 pub mod inputs;
+pub mod install_config;
 pub mod json_fields;
 pub mod output;
 pub mod providers;

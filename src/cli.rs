@@ -77,15 +77,25 @@ pub struct RenderArgs {
     pub install_config: Option<Utf8PathBuf>,
 
     /// With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config.
-    #[arg(long, value_name = "NAME", requires = "install_config")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "install_config",
+        conflicts_with = "infrastructure"
+    )]
     pub infrastructure_name: Option<String>,
 
     /// With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN.
-    #[arg(long, value_name = "CRN", requires = "install_config")]
+    #[arg(
+        long,
+        value_name = "CRN",
+        requires = "install_config",
+        conflicts_with = "infrastructure"
+    )]
     pub ibm_instance_crn: Option<String>,
 
     /// With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream).
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub emit_infrastructure: Option<Utf8PathBuf>,
 
     /// images.json, or the cloud-controller-manager-images ConfigMap that carries it.

@@ -46,6 +46,8 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families')
             [CompletionResult]::new('--feature-gate', '--feature-gate', [CompletionResultType]::ParameterName, 'The FeatureGate manifest; without it, the OpenShift Default feature set')
             [CompletionResult]::new('--apiserver', '--apiserver', [CompletionResultType]::ParameterName, 'The APIServer manifest (TLS security profile); without it, the Intermediate profile')
+            [CompletionResult]::new('--credentials', '--credentials', [CompletionResultType]::ParameterName, 'The installer''s root credentials Secret for the platform (kube-system), or the CCM''s own Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600)')
+            [CompletionResult]::new('--ca-bundle', '--ca-bundle', [CompletionResultType]::ParameterName, 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host''s system bundle)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
             [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

@@ -159,7 +159,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --namespace --dest-dir --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --dest-dir --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,6 +339,36 @@ _ccm__render() {
                     return 0
                     ;;
                 --apiserver)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --credentials)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --ca-bundle)
                     local oldifs
                     if [ -n "${IFS+x}" ]; then
                         oldifs="$IFS"

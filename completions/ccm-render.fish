@@ -41,6 +41,8 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l proxy -
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l feature-gate -d 'The FeatureGate manifest; without it, the OpenShift Default feature set' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l apiserver -d 'The APIServer manifest (TLS security profile); without it, the Intermediate profile' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credentials -d 'The installer\'s root credentials Secret for the platform (kube-system), or the CCM\'s own Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/' -r -f -a "(__fish_complete_directories)"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s h -l help -d 'Print help'

@@ -122,6 +122,15 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub apiserver: Option<Utf8PathBuf>,
 
+    /// The installer's root credentials Secret for the platform (kube-system), or the CCM's own
+    /// Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub credentials: Option<Utf8PathBuf>,
+
+    /// Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host's system bundle).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ca_bundle: Option<Utf8PathBuf>,
+
     /// Namespace of the post-install objects.
     #[arg(long, value_name = "NS", default_value = crate::config::DEFAULT_NAMESPACE)]
     pub namespace: String,

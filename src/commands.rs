@@ -73,6 +73,8 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         network: args.network.clone(),
         feature_gate: args.feature_gate.clone(),
         apiserver: args.apiserver.clone(),
+        credentials: args.credentials.clone(),
+        ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
     };
     let catalogue = Catalogue::builtin()?;
@@ -86,6 +88,9 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     let report = crate::output::write(&tree, &args.dest_dir)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
+    }
+    for note in &rendered.notes {
+        eprintln!("note: {note}");
     }
     eprintln!(
         "ccm-render: {} files in {} ({} written, {} unchanged)",

@@ -5,8 +5,8 @@
 
 use crate::features::FeatureGates;
 use crate::inputs::{
-    self, cloud_provider_config::Selected, images::Images, infrastructure::Infrastructure,
-    proxy::ProxyEnv,
+    self, cloud_provider_config::Selected, credentials::Credentials, images::Images,
+    infrastructure::Infrastructure, proxy::ProxyEnv,
 };
 use crate::tls::TlsSettings;
 use anyhow::{Result, anyhow, bail};
@@ -41,6 +41,10 @@ pub struct ClusterConfig {
     pub cloud_config: Option<Selected>,
     /// What was derived from `--install-config`, for `--emit-infrastructure`.
     pub derived: Option<crate::install_config::Derived>,
+    /// `--credentials`: the Secrets it holds.
+    pub credentials: Option<Credentials>,
+    /// `--ca-bundle`: its path (for messages) and text.
+    pub ca_bundle: Option<(Utf8PathBuf, String)>,
     /// Things worth telling the user that are not errors.
     pub warnings: Vec<String>,
 }
@@ -66,6 +70,10 @@ pub struct InputFiles {
     pub feature_gate: Option<Utf8PathBuf>,
     /// `--apiserver`.
     pub apiserver: Option<Utf8PathBuf>,
+    /// `--credentials`.
+    pub credentials: Option<Utf8PathBuf>,
+    /// `--ca-bundle`.
+    pub ca_bundle: Option<Utf8PathBuf>,
     /// `--namespace`.
     pub namespace: String,
 }
@@ -125,6 +133,20 @@ impl ClusterConfig {
         let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
         let tls = crate::tls::from_apiserver(apiserver.as_ref())
             .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
+        let credentials = files
+            .credentials
+            .as_deref()
+            .map(inputs::credentials::load)
+            .transpose()?;
+        let ca_bundle = files
+            .ca_bundle
+            .as_ref()
+            .map(|path| {
+                inputs::read_text(path)
+                    .map(|text| (path.clone(), text))
+                    .map_err(|e| anyhow!("--ca-bundle {e}"))
+            })
+            .transpose()?;
         Ok(Self {
             infrastructure,
             images,
@@ -136,6 +158,8 @@ impl ClusterConfig {
             network,
             cloud_config,
             derived: derived.map(|(d, _)| d),
+            credentials,
+            ca_bundle,
             warnings,
         })
     }

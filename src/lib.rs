@@ -15,6 +15,7 @@ pub mod output;
 pub mod providers;
 pub mod render;
 pub mod tls;
+pub mod trusted_ca;
 pub mod validate;
 pub mod yaml;
 

@@ -17,6 +17,12 @@ use std::os::unix::fs::PermissionsExt as _;
 /// The folders that always exist after a successful render (CLI contract).
 pub const FOLDERS: [&str; 3] = ["bootstrap", "config", "manifests"];
 
+/// The folder of credential files, present only with `--credentials` (CLI contract).
+pub const SECRETS: &str = "secrets";
+
+/// Mode of `secrets/` when ccm-render creates it.
+pub const SECRETS_DIR_MODE: u32 = 0o700;
+
 /// Mode of manifests and static pods.
 pub const PUBLIC_MODE: u32 = 0o644;
 /// Mode of the cloud config and credentials.
@@ -36,6 +42,8 @@ pub struct File {
 pub struct Tree {
     /// Files by relative path.
     pub files: BTreeMap<Utf8PathBuf, File>,
+    /// Whether `secrets/` belongs to the tree (it does with `--credentials`, even when empty).
+    pub secrets: bool,
 }
 
 /// Lays a render out as files: one object per file, named from kind and name (and namespace
@@ -66,7 +74,21 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
             },
         );
     }
-    Ok(Tree { files })
+    if let Some(secret_files) = &rendered.secret_files {
+        for (name, value) in secret_files {
+            files.insert(
+                Utf8PathBuf::from(SECRETS).join(name),
+                File {
+                    bytes: value.bytes().to_vec(),
+                    mode: PRIVATE_MODE,
+                },
+            );
+        }
+    }
+    Ok(Tree {
+        files,
+        secrets: rendered.secret_files.is_some(),
+    })
 }
 
 /// `<kind>-<name>.yaml` in lower case, with characters that are awkward in file names (`:` in
@@ -169,6 +191,14 @@ fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<Wri
     for folder in FOLDERS {
         create_dir(&dest.join(folder), undo)?;
     }
+    if tree.secrets {
+        let secrets = dest.join(SECRETS);
+        let created = create_dir(&secrets, undo)?;
+        if created {
+            std::fs::set_permissions(&secrets, std::fs::Permissions::from_mode(SECRETS_DIR_MODE))
+                .with_context(|| format!("--dest-dir: setting the mode of {secrets}"))?;
+        }
+    }
     let mut report = WriteReport::default();
     let mut touched_dirs = BTreeSet::new();
     for (relative, file) in &tree.files {
@@ -200,9 +230,10 @@ fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<Wri
     Ok(report)
 }
 
-fn create_dir(dir: &Utf8Path, undo: &mut Vec<Undo>) -> Result<()> {
+/// Creates `dir` (and missing parents); true when `dir` itself was created.
+fn create_dir(dir: &Utf8Path, undo: &mut Vec<Undo>) -> Result<bool> {
     match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(meta) if meta.is_dir() => return Ok(false),
         Ok(meta) if meta.file_type().is_symlink() => {
             bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
         }
@@ -217,7 +248,7 @@ fn create_dir(dir: &Utf8Path, undo: &mut Vec<Undo>) -> Result<()> {
     }
     std::fs::create_dir(dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
     undo.push(Undo::RemoveDir(dir.to_owned()));
-    Ok(())
+    Ok(true)
 }
 
 /// The file at `path` as it is now, or None when there is none.

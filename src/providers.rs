@@ -73,6 +73,55 @@ pub struct ProviderSpec {
 pub struct BootstrapSpec {
     /// Files the pod reads from the bootstrap host, and where each comes from.
     pub host_files: Vec<HostFile>,
+    /// What `--credentials` reads and writes under `DIR/secrets/`.
+    pub credentials: CredentialsSpec,
+}
+
+/// How the bootstrap pod gets its cloud credentials.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CredentialsSpec {
+    /// The Secrets `--credentials` may hold, as `namespace/name`, in order of preference: the
+    /// installer's root credentials in `kube-system`, then the CCM's own secret that a
+    /// manual-mode install creates.
+    pub secrets: Vec<String>,
+    /// The files written under `DIR/secrets/` (copied to `/etc/kubernetes/bootstrap-secrets/`).
+    #[serde(default)]
+    pub files: Vec<CredentialFile>,
+    /// Why the pod needs no credential file, when `files` is empty.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// One file under `DIR/secrets/`.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CredentialFile {
+    /// File name under `DIR/secrets/`.
+    pub path: String,
+    /// What it holds.
+    pub from: CredentialSource,
+}
+
+/// Where a credential file's content comes from.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum CredentialSource {
+    /// One key of the Secret, copied as is.
+    Key(String),
+    /// The transformed cloud config with the Secret's service principal merged in, as the
+    /// `azure-config-credentials-injector` init container does in the Deployments.
+    AzureCloudConfig(AzureInjection),
+}
+
+/// Options of the Azure credentials merge (the injector's flags).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AzureInjection {
+    /// `--disable-identity-extension-auth`: set `useManagedIdentityExtension` to false when the
+    /// cloud config has it.
+    #[serde(default)]
+    pub disable_identity_extension_auth: bool,
 }
 
 /// One host file a bootstrap pod reads.
@@ -234,6 +283,45 @@ impl Catalogue {
     }
 }
 
+fn check_credentials(spec: &CredentialsSpec) -> Result<()> {
+    const FIELD: &str = "provider.yaml: spec.bootstrap.credentials";
+    if spec.secrets.is_empty() {
+        bail!("{FIELD}.secrets: name at least one Secret as namespace/name");
+    }
+    for (i, id) in spec.secrets.iter().enumerate() {
+        let valid = id.split_once('/').is_some_and(|(ns, name)| {
+            crate::validate::namespace(ns).is_ok() && crate::validate::dns_subdomain(name).is_ok()
+        });
+        if !valid {
+            bail!("{FIELD}.secrets[{i}]: {id:?} is not namespace/name");
+        }
+    }
+    match (spec.files.is_empty(), &spec.note) {
+        (true, None) => bail!("{FIELD}: without files, a note must say why none is needed"),
+        (false, Some(_)) => bail!("{FIELD}: note is only for providers without files"),
+        _ => {}
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, file) in spec.files.iter().enumerate() {
+        let plain = !file.path.is_empty()
+            && !file.path.starts_with('.')
+            && file
+                .path
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        if !plain {
+            bail!(
+                "{FIELD}.files[{i}].path: {:?} must be a plain file name ([A-Za-z0-9._-], not starting with a dot)",
+                file.path
+            );
+        }
+        if !seen.insert(file.path.as_str()) {
+            bail!("{FIELD}.files[{i}].path: {:?} is listed twice", file.path);
+        }
+    }
+    Ok(())
+}
+
 fn dir_name<'a>(dir: &'a Dir<'a>) -> Result<&'a str> {
     dir.path()
         .file_name()
@@ -311,6 +399,7 @@ fn check_provider(provider: &Provider, folder: &str) -> Result<()> {
     }
     crate::validate::dns_label(&d.spec.resource_name)
         .map_err(|e| anyhow!("provider.yaml: spec.resourceName: {e}"))?;
+    check_credentials(&d.spec.bootstrap.credentials)?;
     let mut tls_container_seen = false;
     for pod in &provider.bootstrap {
         if crate::inputs::kind_of(pod) != "Pod"

@@ -25,6 +25,20 @@ pub fn dns_label(value: &str) -> Result<()> {
     Ok(())
 }
 
+/// An RFC 1123 DNS subdomain: what Kubernetes accepts as the name of most objects (Secrets,
+/// ConfigMaps): dot-separated DNS labels, 253 characters at most.
+pub fn dns_subdomain(value: &str) -> Result<()> {
+    if value.is_empty() || value.len() > 253 {
+        bail!("{value:?} must be 1 to 253 characters long");
+    }
+    if value.split('.').any(|label| dns_label(label).is_err()) {
+        bail!(
+            "{value:?} is not a DNS subdomain (dot-separated lower-case labels of letters, digits and '-')"
+        );
+    }
+    Ok(())
+}
+
 /// A namespace name.
 pub fn namespace(value: &str) -> Result<()> {
     dns_label(value)
@@ -162,6 +176,15 @@ pub fn no_proxy(value: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dns_subdomains_are_dot_separated_labels() {
+        assert!(dns_subdomain("gcp-ccm-cloud-credentials").is_ok());
+        assert!(dns_subdomain("a.b-c").is_ok());
+        assert!(dns_subdomain("a..b").is_err());
+        assert!(dns_subdomain("A").is_err());
+        assert!(dns_subdomain(&"a".repeat(254)).is_err());
+    }
 
     #[test]
     fn dns_labels_accept_installer_names_and_refuse_others() {

@@ -47,16 +47,27 @@ fn base_args(infra: &Path, dest: &Path) -> Vec<String> {
 
 #[test]
 fn platform_without_ccm_renders_empty_folders_and_exits_0() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let dest = dir.path().join("out");
-    let args = base_args(&variant("infrastructure-baremetal.yaml"), &dest);
-    let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("platform BareMetal has no cloud controller manager"));
-    for folder in ["bootstrap", "config", "manifests"] {
-        assert!(dest.join(folder).is_dir(), "{folder}");
+    for (file, platform) in [
+        ("infrastructure-baremetal.yaml", "BareMetal"),
+        ("infrastructure-none.yaml", "None"),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = dir.path().join("out");
+        let args = base_args(&variant(file), &dest);
+        let out = ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "platform {platform} has no cloud controller manager"
+            )),
+            "{}",
+            stderr(&out)
+        );
+        for folder in ["bootstrap", "config", "manifests"] {
+            assert!(dest.join(folder).is_dir(), "{folder}");
+        }
+        assert!(read_tree(&dest).is_empty());
     }
-    assert!(read_tree(&dest).is_empty());
 }
 
 #[test]
@@ -438,6 +449,12 @@ fn cloud_config_keys_go_to_the_configmap_and_endpoints_to_config() {
     let cm = &manifests["ConfigMap/openshift-cloud-controller-manager/cloud-conf"];
     let keys: Vec<&String> = cm["data"].as_object().expect("data").keys().collect();
     assert_eq!(keys, ["ca-bundle.pem", "cloud.conf", "endpoints"]);
+    // The stamp's CA also becomes the trusted CA bundle the pods mount.
+    let trusted = &manifests["ConfigMap/openshift-cloud-controller-manager/ccm-trusted-ca"];
+    assert_eq!(
+        trusted["data"]["ca-bundle.crt"],
+        cm["data"]["ca-bundle.pem"]
+    );
 }
 
 #[test]

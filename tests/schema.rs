@@ -27,6 +27,8 @@ fn validator() -> PathBuf {
 fn validate_dir(dir: &Path) -> (bool, String) {
     let files: Vec<PathBuf> = read_tree(dir)
         .keys()
+        // Kubernetes objects live under bootstrap/ and manifests/ (secrets/clouds.yaml is not one).
+        .filter(|p| p.starts_with("bootstrap/") || p.starts_with("manifests/"))
         .filter(|p| Path::new(p).extension().is_some_and(|e| e == "yaml"))
         .map(|p| dir.join(p))
         .collect();
@@ -65,9 +67,17 @@ fn every_rendered_file_passes_strict_schema_validation() {
             gates.to_str().expect("utf8"),
         ],
     ];
+    let ca = root().join("testdata/certs/one.pem");
     for platform in PLATFORMS {
+        let credentials = root().join(format!("testdata/credentials/{platform}.yaml"));
+        let with_secrets: &[&str] = &[
+            "--credentials",
+            credentials.to_str().expect("utf8"),
+            "--ca-bundle",
+            ca.to_str().expect("utf8"),
+        ];
         for infrastructure in ["infrastructure.yaml", "infrastructure-sno.yaml"] {
-            for extra in variants {
+            for extra in variants.iter().copied().chain([with_secrets]) {
                 let dir = tempfile::tempdir().expect("tempdir");
                 let out = render_conformance(platform, infrastructure, extra, dir.path());
                 assert!(
@@ -87,8 +97,9 @@ fn every_rendered_file_passes_strict_schema_validation() {
 fn the_schema_check_rejects_a_misspelled_field() {
     // Proves the validator is strict: the same check must fail on an unknown field.
     let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("manifests")).expect("mkdir");
     std::fs::write(
-        dir.path().join("pod.yaml"),
+        dir.path().join("manifests/pod.yaml"),
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n  - name: c\n    image: i\n    imagePullPolcy: Always\n",
     )
     .expect("write");

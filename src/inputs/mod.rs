@@ -5,6 +5,7 @@
 //! Errors name the file (and the field where there is one). Nothing here knows about providers.
 
 pub mod cloud_provider_config;
+pub mod credentials;
 pub mod images;
 pub mod infrastructure;
 pub mod proxy;

@@ -6,9 +6,11 @@
 //! environment, TLS and feature-gate flags, namespace, and the common PodDisruptionBudget and
 //! Service.
 
+pub mod credentials;
 pub mod script;
 
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
+use crate::inputs::credentials::SecretValue;
 use crate::providers::{Common, EnvSource, Provider};
 use anyhow::{Context as _, Result, anyhow};
 use script::Script;
@@ -30,6 +32,10 @@ pub struct Rendered {
     pub bootstrap: Vec<Value>,
     /// Files for the bootstrap pods under `DIR/config/` (`cloud.conf`, …), by file name.
     pub config_files: BTreeMap<String, String>,
+    /// With `--credentials`: the files under `DIR/secrets/`, by file name (possibly none).
+    pub secret_files: Option<BTreeMap<String, SecretValue>>,
+    /// Things worth telling the user that are neither errors nor warnings.
+    pub notes: Vec<String>,
     /// Things worth telling the user that are not errors.
     pub warnings: Vec<String>,
 }
@@ -51,11 +57,13 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
     }
     manifests.extend(common_objects(cfg, provider, common));
     let mut warnings = cfg.warnings.clone();
+    let mut notes = Vec::new();
     let mut config_files = BTreeMap::new();
-    if let Some(cloud_conf) = cloud_conf(cfg, provider, &mut warnings)? {
-        manifests.push(cloud_conf_config_map(cfg, &cloud_conf));
+    let cloud_conf = cloud_conf(cfg, provider, &mut warnings)?;
+    if let Some(cloud_conf) = &cloud_conf {
+        manifests.push(cloud_conf_config_map(cfg, cloud_conf));
         if !cloud_conf.is_empty() {
-            config_files.insert("cloud.conf".to_string(), cloud_conf);
+            config_files.insert("cloud.conf".to_string(), cloud_conf.clone());
         }
         if let Some(selected) = &cfg.cloud_config {
             for (key, file) in &provider.spec().cloud_config.config_files {
@@ -65,6 +73,27 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
             }
         }
     }
+    manifests.extend(trusted_ca_config_map(cfg)?);
+    let credentials = &provider.spec().bootstrap.credentials;
+    let secret_files = if let Some(given) = &cfg.credentials {
+        let out = credentials::secret_files(
+            provider.name(),
+            credentials,
+            given,
+            cloud_conf.as_deref().filter(|c| !c.is_empty()),
+        )?;
+        notes.extend(out.notes);
+        Some(out.files)
+    } else {
+        if let Some(file) = credentials.files.first() {
+            warnings.push(format!(
+                "no --credentials: the {} bootstrap pod reads /etc/kubernetes/bootstrap-secrets/{}, which is not rendered",
+                provider.name(),
+                file.path
+            ));
+        }
+        None
+    };
     let bootstrap = provider
         .bootstrap
         .iter()
@@ -74,6 +103,8 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
         manifests,
         bootstrap,
         config_files,
+        secret_files,
+        notes,
         warnings,
     })
 }
@@ -134,6 +165,40 @@ fn cloud_conf_config_map(cfg: &ClusterConfig, cloud_conf: &str) -> Value {
         "data": data,
     })
 }
+
+/// The `ccm-trusted-ca` ConfigMap that every CCM pod mounts, from the cloud config's
+/// `ca-bundle.pem` and `--ca-bundle` (see [`crate::trusted_ca`]); None without either, in which
+/// case the operator's trusted CA controller creates it in the cluster.
+fn trusted_ca_config_map(cfg: &ClusterConfig) -> Result<Option<Value>> {
+    let mut sources = Vec::new();
+    if let Some(selected) = &cfg.cloud_config
+        && let Some(text) = selected.other_keys.get(CLOUD_CA_KEY)
+    {
+        sources.push((format!("--cloud-config: key {CLOUD_CA_KEY}"), text.as_str()));
+    }
+    if let Some((path, text)) = &cfg.ca_bundle {
+        sources.push((format!("--ca-bundle {path}"), text.as_str()));
+    }
+    let Some(bundle) = crate::trusted_ca::bundle(&sources)? else {
+        return Ok(None);
+    };
+    Ok(Some(json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": crate::trusted_ca::CONFIG_MAP,
+            "namespace": cfg.namespace,
+            // CCCMO pkg/controllers/trusted_ca_bundle_controller.go sets this annotation.
+            "annotations": {
+                "openshift.io/owning-component": "Cloud Compute / Cloud Controller Manager",
+            },
+        },
+        "data": { crate::trusted_ca::KEY: bundle },
+    })))
+}
+
+/// The cloud config key that holds the cloud's CA bundle (installer: `ca-bundle.pem`).
+const CLOUD_CA_KEY: &str = "ca-bundle.pem";
 
 /// Applies every common step to one provider object.
 fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Result<()> {

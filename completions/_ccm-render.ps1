@@ -34,6 +34,10 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;render' {
             [CompletionResult]::new('--infrastructure', '--infrastructure', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
             [CompletionResult]::new('--cluster-infrastructure-file', '--cluster-infrastructure-file', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
+            [CompletionResult]::new('--install-config', '--install-config', [CompletionResultType]::ParameterName, 'install-config.yaml: derive the Infrastructure, Proxy and cloud config from it, as the installer would')
+            [CompletionResult]::new('--infrastructure-name', '--infrastructure-name', [CompletionResultType]::ParameterName, 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config')
+            [CompletionResult]::new('--ibm-instance-crn', '--ibm-instance-crn', [CompletionResultType]::ParameterName, 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN')
+            [CompletionResult]::new('--emit-infrastructure', '--emit-infrastructure', [CompletionResultType]::ParameterName, 'With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream)')
             [CompletionResult]::new('--images', '--images', [CompletionResultType]::ParameterName, 'images.json, or the cloud-controller-manager-images ConfigMap that carries it')
             [CompletionResult]::new('--images-file', '--images-file', [CompletionResultType]::ParameterName, 'images.json, or the cloud-controller-manager-images ConfigMap that carries it')
             [CompletionResult]::new('--cloud-config', '--cloud-config', [CompletionResultType]::ParameterName, 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf')

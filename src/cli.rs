@@ -79,6 +79,10 @@ Examples:
       --images /assets/manifests/cloud-controller-manager-images.json \\
       --dest-dir /assets/ccm-bootstrap
 
+  # Before `openshift-install create manifests`, from the install-config:
+  ccm-render render --install-config install-config.yaml --images images.json \\
+      --infrastructure-name mycluster-7xk2p --emit-infrastructure derived.yaml --dest-dir out
+
   # A developer: what does my change to a provider do? Render before the change, then diff:
   ccm-render render --infrastructure testdata/conformance/aws/infrastructure.yaml \\
       --images testdata/conformance/images.json \\
@@ -109,8 +113,34 @@ Examples:
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file")]
-    pub infrastructure: Utf8PathBuf,
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
+    pub infrastructure: Option<Utf8PathBuf>,
+
+    /// install-config.yaml: derive the Infrastructure, Proxy and cloud config from it, as the installer would.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub install_config: Option<Utf8PathBuf>,
+
+    /// With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "install_config",
+        conflicts_with = "infrastructure"
+    )]
+    pub infrastructure_name: Option<String>,
+
+    /// With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN.
+    #[arg(
+        long,
+        value_name = "CRN",
+        requires = "install_config",
+        conflicts_with = "infrastructure"
+    )]
+    pub ibm_instance_crn: Option<String>,
+
+    /// With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
+    pub emit_infrastructure: Option<Utf8PathBuf>,
 
     /// images.json, or the cloud-controller-manager-images ConfigMap that carries it.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "images-file")]
@@ -246,7 +276,7 @@ mod tests {
         let Command::Render(args) = cli.command else {
             panic!("not render");
         };
-        assert_eq!(args.infrastructure, "i.yaml");
+        assert_eq!(args.infrastructure.as_deref(), Some("i.yaml".into()));
         assert_eq!(args.cloud_config.as_deref(), Some("c.yaml".into()));
         assert_eq!(args.namespace, "openshift-cloud-controller-manager");
     }

@@ -41,12 +41,16 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
 
 /// Reads the inputs and renders them in memory, with no output I/O.
 pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
-    let cfg = ClusterConfig::load(files)?;
+    render_config(&ClusterConfig::load(files)?, catalogue)
+}
+
+/// Renders a loaded configuration, with no I/O.
+fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select(
         &cfg.infrastructure.platform,
         &cfg.infrastructure.azure_cloud_name,
     ) {
-        Selection::Provider(provider) => crate::render::render(&cfg, provider, &catalogue.common),
+        Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
         Selection::NoCcm(reason) => Ok(Rendered {
             warnings: vec![format!("{reason}; rendering nothing")],
             ..Rendered::default()
@@ -58,6 +62,12 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     crate::output::check_dest(&args.dest_dir)?;
     let files = InputFiles {
         infrastructure: args.infrastructure.clone(),
+        install_config: args.install_config.clone(),
+        install_options: crate::install_config::Options {
+            infrastructure_name: args.infrastructure_name.clone(),
+            ibm_instance_crn: args.ibm_instance_crn.clone(),
+            cloud_config_given: args.cloud_config.is_some(),
+        },
         images: args.images.clone(),
         cloud_config: args.cloud_config.clone(),
         proxy: args.proxy.clone(),
@@ -69,7 +79,8 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         namespace: args.namespace.clone(),
     };
     let catalogue = Catalogue::builtin()?;
-    let rendered = render_in_memory(&files, &catalogue)?;
+    let cfg = ClusterConfig::load(&files)?;
+    let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
@@ -82,6 +93,14 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
     if args.check || args.diff {
         return check(args, &plan, &tree, &rendered.warnings);
+    }
+    // Written before the tree, so that a failure here leaves --dest-dir untouched.
+    if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
+        crate::output::write_file(
+            path,
+            derived.to_yaml_stream()?.as_bytes(),
+            "--emit-infrastructure",
+        )?;
     }
     let report = crate::output::apply(&tree, &args.dest_dir, args.prune)?;
     if args.output == OutputFormat::Json {

@@ -9,8 +9,8 @@ use crate::inputs::{
     infrastructure::Infrastructure, proxy::ProxyEnv,
 };
 use crate::tls::TlsSettings;
-use anyhow::{Result, anyhow};
-use camino::Utf8PathBuf;
+use anyhow::{Result, anyhow, bail};
+use camino::{Utf8Path, Utf8PathBuf};
 use serde_json::Value;
 
 /// The namespace CCCMO deploys the CCMs into (its `--namespace` default).
@@ -36,8 +36,11 @@ pub struct ClusterConfig {
     pub features: FeatureGates,
     /// The Network object, when given.
     pub network: Option<Value>,
-    /// The cloud config picked from `--cloud-config`, before the platform transform.
+    /// The cloud config picked from `--cloud-config` (or derived from `--install-config`),
+    /// before the platform transform.
     pub cloud_config: Option<Selected>,
+    /// What was derived from `--install-config`, for `--emit-infrastructure`.
+    pub derived: Option<crate::install_config::Derived>,
     /// `--credentials`: the Secrets it holds.
     pub credentials: Option<Credentials>,
     /// `--ca-bundle`: its path (for messages) and text.
@@ -49,8 +52,12 @@ pub struct ClusterConfig {
 /// The input files, as the command line names them.
 #[derive(Debug, Clone, Default)]
 pub struct InputFiles {
-    /// `--infrastructure`.
-    pub infrastructure: Utf8PathBuf,
+    /// `--infrastructure` (exactly one of it and `install_config`).
+    pub infrastructure: Option<Utf8PathBuf>,
+    /// `--install-config`.
+    pub install_config: Option<Utf8PathBuf>,
+    /// `--infrastructure-name`, `--ibm-instance-crn` (with `--install-config`).
+    pub install_options: crate::install_config::Options,
     /// `--images`.
     pub images: Utf8PathBuf,
     /// `--cloud-config`.
@@ -75,19 +82,33 @@ impl ClusterConfig {
     /// Reads and checks every input.
     pub fn load(files: &InputFiles) -> Result<Self> {
         crate::validate::namespace(&files.namespace).map_err(|e| anyhow!("--namespace: {e}"))?;
-        let infrastructure = inputs::infrastructure::load(&files.infrastructure)?;
+        let (infrastructure, derived) = load_infrastructure(files)?;
         let images = inputs::images::load(&files.images)?;
-        let cloud_config = match files.cloud_config.as_deref() {
-            Some(path) => Some(
+        let derived_cloud_config = derived
+            .as_ref()
+            .and_then(|(d, path)| Some((d.cloud_provider_config.as_ref()?, path)));
+        // An explicit --cloud-config wins over the one derived from the install-config.
+        let cloud_config = match (files.cloud_config.as_deref(), derived_cloud_config) {
+            (Some(path), _) => Some(
                 inputs::cloud_provider_config::load(path)?
                     .select(&infrastructure.cloud_config_key, path)?,
             ),
-            None => None,
+            (None, Some((config_map, path))) => {
+                Some(derived_source(config_map).select(&infrastructure.cloud_config_key, path)?)
+            }
+            (None, None) => None,
         };
         let mut warnings = Vec::new();
-        let (proxy, bootstrap_proxy) = match files.proxy.as_deref() {
-            Some(path) => {
-                let proxy = inputs::proxy::load(path)?;
+        if let Some((d, path)) = &derived {
+            warnings.extend(d.notes.iter().map(|note| format!("{path}: {note}")));
+        }
+        let proxy_input = match (files.proxy.as_deref(), &derived) {
+            (Some(path), _) => Some((inputs::proxy::load(path)?, path)),
+            (None, Some((d, path))) => Some((inputs::proxy::from_value(&d.proxy, path)?, *path)),
+            (None, None) => None,
+        };
+        let (proxy, bootstrap_proxy) = match proxy_input {
+            Some((proxy, path)) => {
                 if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
                     // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
                     // network operator fills in a running cluster.
@@ -136,10 +157,66 @@ impl ClusterConfig {
             features,
             network,
             cloud_config,
+            derived: derived.map(|(d, _)| d),
             credentials,
             ca_bundle,
             warnings,
         })
+    }
+}
+
+/// The Infrastructure, from `--infrastructure` or derived from `--install-config` (then with
+/// what else was derived, and the install-config's path for messages).
+fn load_infrastructure(
+    files: &InputFiles,
+) -> Result<(
+    Infrastructure,
+    Option<(crate::install_config::Derived, &Utf8Path)>,
+)> {
+    match (
+        files.infrastructure.as_deref(),
+        files.install_config.as_deref(),
+    ) {
+        (Some(path), None) => Ok((inputs::infrastructure::load(path)?, None)),
+        (None, Some(path)) => {
+            let options = &files.install_options;
+            if let Some(name) = &options.infrastructure_name {
+                crate::install_config::infra_id::check(name)
+                    .map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
+            }
+            if let Some(crn) = &options.ibm_instance_crn {
+                crate::install_config::check_crn(crn)
+                    .map_err(|e| anyhow!("--ibm-instance-crn: {e}"))?;
+            }
+            let install_config = crate::install_config::load(path)?;
+            let options = crate::install_config::Options {
+                cloud_config_given: files.cloud_config.is_some(),
+                ..options.clone()
+            };
+            let derived = crate::install_config::derive(&install_config, &options)
+                .map_err(|e| anyhow!("{path}: {e}"))?;
+            let infrastructure =
+                inputs::infrastructure::from_value(derived.infrastructure.clone(), path)?;
+            Ok((infrastructure, Some((derived, path))))
+        }
+        _ => bail!("give exactly one of --infrastructure and --install-config"),
+    }
+}
+
+/// The derived cloud-provider-config ConfigMap as a cloud config source.
+fn derived_source(config_map: &Value) -> inputs::cloud_provider_config::Source {
+    let data = config_map
+        .get("data")
+        .and_then(Value::as_object)
+        .map(|data| {
+            data.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    inputs::cloud_provider_config::Source::ConfigMap {
+        origin: "openshift-config/cloud-provider-config".into(),
+        data,
     }
 }
 

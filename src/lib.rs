@@ -10,6 +10,7 @@ pub mod config;
 pub mod diff;
 pub mod features;
 pub mod inputs;
+pub mod install_config;
 pub mod json_fields;
 pub mod output;
 pub mod providers;

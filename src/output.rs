@@ -553,25 +553,50 @@ pub fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
     }
 }
 
+/// Writes one file outside `--dest-dir` (`--emit-infrastructure`) the same way as the tree:
+/// through a flushed temporary sibling renamed into place, mode 0644. `flag` names the file in
+/// errors.
+pub fn write_file(path: &Utf8Path, bytes: &[u8], flag: &str) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => bail!("{flag} {path}: is a directory"),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            bail!("{flag} {path}: is a symbolic link; refusing to replace it")
+        }
+        _ => {}
+    }
+    let file = File {
+        bytes: bytes.to_vec(),
+        mode: PUBLIC_MODE,
+    };
+    replace_file_as(path, &file, flag)
+}
+
 /// Writes `file` to a temporary sibling, flushes it and renames it over `path`.
 fn replace_file(path: &Utf8Path, file: &File) -> Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| anyhow!("--dest-dir: {path} has no parent directory"))?;
+    replace_file_as(path, file, "--dest-dir")
+}
+
+/// [`replace_file`], with errors prefixed by `what`.
+fn replace_file_as(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_str().is_empty() => dir,
+        Some(_) => Utf8Path::new("."),
+        None => bail!("{what}: {path} has no parent directory"),
+    };
     let mut temp = tempfile::Builder::new()
         .prefix(".ccm-render-")
         .tempfile_in(dir)
-        .with_context(|| format!("--dest-dir: creating a temporary file in {dir}"))?;
+        .with_context(|| format!("{what}: creating a temporary file in {dir}"))?;
     temp.write_all(&file.bytes)
-        .with_context(|| format!("--dest-dir: writing {path}"))?;
+        .with_context(|| format!("{what}: writing {path}"))?;
     temp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(file.mode))
-        .with_context(|| format!("--dest-dir: setting the mode of {path}"))?;
+        .with_context(|| format!("{what}: setting the mode of {path}"))?;
     temp.as_file()
         .sync_all()
-        .with_context(|| format!("--dest-dir: flushing {path}"))?;
+        .with_context(|| format!("{what}: flushing {path}"))?;
     temp.persist(path)
-        .map_err(|err| anyhow!("--dest-dir: renaming into {path}: {}", err.error))?;
+        .map_err(|err| anyhow!("{what}: renaming into {path}: {}", err.error))?;
     Ok(())
 }
 

@@ -72,7 +72,12 @@ struct Doc {
 /// Reads the Proxy from a file.
 pub fn load(path: &Utf8Path) -> Result<Proxy> {
     let doc = load_object(path, "Proxy", "config.openshift.io", &["v1"], &["cluster"])?;
-    let doc: Doc = typed(&doc, path)?;
+    from_value(&doc, path)
+}
+
+/// Checks and extracts a Proxy already parsed (or derived from an install-config, `path`).
+pub fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
+    let doc: Doc = typed(doc, path)?;
     let spec = check(doc.spec, "spec", path)?;
     let status = check(doc.status, "status", path)?;
     Ok(Proxy {

@@ -1,0 +1,185 @@
+//! Unit tests of the install-config checks and derivations; the end-to-end comparisons with
+//! hand-written installer output are in `tests/install_config.rs`.
+
+use super::*;
+use serde_json::json;
+
+fn base() -> Value {
+    json!({
+        "apiVersion": "v1",
+        "metadata": {"name": "mycluster"},
+        "baseDomain": "example.com",
+        "platform": {"aws": {"region": "us-east-2"}},
+    })
+}
+
+#[allow(clippy::needless_pass_by_value)] // callers build the document inline
+fn err(doc: Value) -> String {
+    parse(&doc).expect_err("invalid").to_string()
+}
+
+#[test]
+fn defaults_are_the_installers() {
+    let ic = parse(&base()).expect("valid");
+    assert_eq!(ic.control_plane_replicas, 3);
+    assert_eq!(ic.compute_replicas, 3);
+    assert_eq!(ic.machine_networks, Some(vec!["10.0.0.0/16".to_string()]));
+    assert_eq!(ic.cluster_networks, ["10.128.0.0/14"]);
+    assert_eq!(ic.service_networks, ["172.30.0.0/16"]);
+    assert_eq!(ic.publish, "External");
+    assert_eq!(ic.cluster_domain(), "mycluster.example.com");
+}
+
+#[test]
+fn errors_name_the_field() {
+    let mut d = base();
+    d["apiVersion"] = json!("v2");
+    assert!(err(d).starts_with("apiVersion: \"v2\""));
+    let mut d = base();
+    d.as_object_mut().expect("map").remove("apiVersion");
+    assert_eq!(err(d), "apiVersion: install-config version required");
+    let mut d = base();
+    d["platform"] = json!({"moon": {}});
+    assert!(err(d).starts_with("platform.moon: unknown platform"));
+    let mut d = base();
+    d["platform"]["gcp"] = json!({"projectID": "p", "region": "r"});
+    assert!(err(d).contains("cannot use both \"aws\" and \"gcp\""));
+    let mut d = base();
+    d["platform"]["aws"] = json!({});
+    assert_eq!(err(d), "platform.aws.region: required");
+    let mut d = base();
+    d["metadata"]["name"] = json!("My_Cluster");
+    assert!(err(d).starts_with("metadata.name: \"My_Cluster\""));
+    let mut d = base();
+    d["controlPlane"] = json!({"replicas": "three"});
+    assert!(err(d).starts_with("controlPlane.replicas: invalid type"));
+    let mut d = base();
+    d["bootstrapInPlace"] = json!({"installationDisk": "/dev/sda"});
+    d["controlPlane"] = json!({"replicas": 3});
+    assert!(err(d).starts_with(
+        "controlPlane.replicas: 3: bootstrap in place requires a single ControlPlane replica"
+    ));
+    let mut d = base();
+    d["networking"] = json!({"machineNetwork": [{"cidr": "10.0.0.1/16"}]});
+    assert!(err(d).starts_with("networking.machineNetwork[0].cidr: "));
+}
+
+#[test]
+fn cluster_name_rules_depend_on_the_platform() {
+    let mut d = base();
+    d["metadata"]["name"] = json!("my.cluster");
+    assert!(parse(&d.clone()).is_ok(), "AWS allows dots");
+    d["platform"] = json!({"none": {}});
+    assert!(parse(&d.clone()).is_ok(), "None allows dots");
+    d["platform"] = json!({"openstack": {}});
+    assert!(err(d).contains("must not contain '.'"));
+    let mut d = base();
+    d["metadata"]["name"] = json!("my-google-cluster");
+    d["platform"] = json!({"gcp": {"projectID": "p", "region": "r"}});
+    assert!(err(d).contains("variations of \"google\""));
+    let mut d = base();
+    d["metadata"]["name"] = json!("1cluster");
+    d["platform"] = json!({"azure": {"region": "r"}});
+    assert!(err(d).contains("must begin with a lower-case letter"));
+    let mut d = base();
+    d["metadata"]["name"] = json!("a".repeat(55));
+    assert!(err(d).contains("no more than 54 characters"));
+}
+
+#[allow(clippy::needless_pass_by_value)]
+fn topologies_of(doc: Value) -> (&'static str, &'static str) {
+    infrastructure::topologies(&parse(&doc).expect("valid"))
+}
+
+#[test]
+fn topologies_follow_the_newest_installer_rule() {
+    let mut d = base();
+    assert_eq!(
+        topologies_of(d.clone()),
+        ("HighlyAvailable", "HighlyAvailable")
+    );
+    d["controlPlane"] = json!({"replicas": 1});
+    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
+    assert_eq!(topologies_of(d.clone()), ("SingleReplica", "SingleReplica"));
+    d["compute"] = json!([{"name": "worker", "replicas": 1}]);
+    assert_eq!(
+        topologies_of(d.clone()),
+        ("SingleReplica", "HighlyAvailable")
+    );
+    d["controlPlane"] = json!({"replicas": 2});
+    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
+    assert_eq!(topologies_of(d.clone()), ("DualReplica", "HighlyAvailable"));
+    d["arbiter"] = json!({"replicas": 1});
+    assert_eq!(
+        topologies_of(d),
+        ("HighlyAvailableArbiter", "HighlyAvailable")
+    );
+}
+
+#[test]
+fn stable_name_is_deterministic_and_said() {
+    let ic = parse(&base()).expect("valid");
+    let a = derive(&ic, &Options::default()).expect("derives");
+    let b = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(a, b);
+    let name = a.infrastructure["status"]["infrastructureName"]
+        .as_str()
+        .expect("string");
+    assert!(name.starts_with("mycluster-") && name.len() == "mycluster-".len() + 5);
+    assert!(
+        a.notes[0].contains("no --infrastructure-name"),
+        "{:?}",
+        a.notes
+    );
+    let given = derive(
+        &ic,
+        &Options {
+            infrastructure_name: Some("mycluster-7xk2p".into()),
+            ..Options::default()
+        },
+    )
+    .expect("derives");
+    assert_eq!(
+        given.infrastructure["status"]["infrastructureName"],
+        "mycluster-7xk2p"
+    );
+    assert!(given.notes.is_empty());
+}
+
+#[test]
+fn proxy_status_holds_the_installers_no_proxy_list() {
+    let mut d = base();
+    d["platform"] = json!({"aws": {"region": "us-east-1"}});
+    d["proxy"] = json!({"httpsProxy": "https://proxy.example.com:3129", "noProxy": ".example.com, 10.1.0.0/16"});
+    let ic = parse(&d).expect("valid");
+    let proxy = proxy::derive(&ic).expect("derives");
+    assert_eq!(
+        proxy["status"]["noProxy"],
+        ".cluster.local,.ec2.internal,.example.com,.svc,10.0.0.0/16,10.1.0.0/16,10.128.0.0/14,127.0.0.1,169.254.169.254,172.30.0.0/16,api-int.mycluster.example.com,localhost"
+    );
+    assert_eq!(proxy["spec"]["trustedCA"]["name"], "");
+}
+
+#[test]
+fn live_data_platforms_name_the_missing_input() {
+    let mut d = base();
+    d["platform"] = json!({"azure": {"region": "centralus"}});
+    let ic = parse(&d).expect("valid");
+    let e = derive(&ic, &Options::default())
+        .expect_err("needs --cloud-config")
+        .to_string();
+    assert!(
+        e.contains("subscription and tenant IDs") && e.contains("--cloud-config"),
+        "{e}"
+    );
+    let given = Options {
+        cloud_config_given: true,
+        ..Options::default()
+    };
+    assert!(derive(&ic, &given).is_ok());
+    let mut d = base();
+    d["platform"] = json!({"ibmcloud": {"region": "us-south"}});
+    let ic = parse(&d).expect("valid");
+    let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
+    assert!(e.contains("--ibm-instance-crn"), "{e}");
+}

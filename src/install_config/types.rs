@@ -1,0 +1,342 @@
+//! The parts of `install-config.yaml` (`openshift/installer:pkg/types`) that ccm-render reads, as
+//! typed records. Unknown fields are ignored, as the installer's own loader does for fields of
+//! other versions; `null` reads as absent (YAML `compute:` with nothing after it).
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// `null` or absent reads as the type's default.
+fn nullable<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Option::<T>::deserialize(d).map(Option::unwrap_or_default)
+}
+
+/// The document, without `platform` (read per platform, see [`super::Platform`]).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Document {
+    #[serde(default, deserialize_with = "nullable")]
+    pub api_version: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub metadata: Metadata,
+    #[serde(default, deserialize_with = "nullable")]
+    pub base_domain: String,
+    #[serde(default)]
+    pub control_plane: Option<MachinePool>,
+    #[serde(default)]
+    pub arbiter: Option<MachinePool>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub compute: Vec<MachinePool>,
+    #[serde(default)]
+    pub networking: Option<Networking>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub platform: BTreeMap<String, Value>,
+    #[serde(default)]
+    pub proxy: Option<Proxy>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub additional_trust_bundle: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub additional_trust_bundle_policy: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub publish: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cpu_partitioning_mode: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub feature_set: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub feature_gates: Vec<String>,
+    #[serde(default)]
+    pub bootstrap_in_place: Option<Value>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub image_digest_sources: Vec<Value>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub image_content_sources: Vec<Value>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Metadata {
+    #[serde(default, deserialize_with = "nullable")]
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct MachinePool {
+    #[serde(default, deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(default)]
+    pub replicas: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Networking {
+    #[serde(default, deserialize_with = "nullable")]
+    pub machine_network: Vec<CidrEntry>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cluster_network: Vec<CidrEntry>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub service_network: Vec<String>,
+    /// Deprecated forms the installer still converts (`pkg/types/conversion`).
+    #[serde(default, rename = "machineCIDR", deserialize_with = "nullable")]
+    pub machine_cidr: String,
+    #[serde(default, rename = "serviceCIDR", deserialize_with = "nullable")]
+    pub service_cidr: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CidrEntry {
+    #[serde(default, deserialize_with = "nullable")]
+    pub cidr: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_field_names)] // named as in the install-config
+pub struct Proxy {
+    #[serde(default, deserialize_with = "nullable")]
+    pub http_proxy: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub https_proxy: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub no_proxy: String,
+}
+
+/// `{name, url}` service endpoint overrides (AWS, IBM Cloud, PowerVS).
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+pub struct ServiceEndpoint {
+    #[serde(default, deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub url: String,
+}
+
+/// `loadBalancer: {type: OpenShiftManagedDefault|UserManaged}` of the VIP platforms.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct LoadBalancer {
+    #[serde(rename = "type", default, deserialize_with = "nullable")]
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Aws {
+    #[serde(default, deserialize_with = "nullable")]
+    pub region: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub service_endpoints: Vec<ServiceEndpoint>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub user_tags: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub propagate_user_tags: bool,
+    #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
+    pub user_provisioned_dns: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Azure {
+    #[serde(default, deserialize_with = "nullable")]
+    pub region: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cloud_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub arm_endpoint: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub resource_group_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub network_resource_group_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub user_tags: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gcp {
+    #[serde(default, rename = "projectID", deserialize_with = "nullable")]
+    pub project_id: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub region: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub compute_subnet: String,
+    #[serde(default, rename = "networkProjectID", deserialize_with = "nullable")]
+    pub network_project_id: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub user_labels: Vec<GcpLabel>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub user_tags: Vec<GcpTag>,
+    #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
+    pub user_provisioned_dns: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct GcpLabel {
+    #[serde(default, deserialize_with = "nullable")]
+    pub key: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct GcpTag {
+    #[serde(default, rename = "parentID", deserialize_with = "nullable")]
+    pub parent_id: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub key: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IbmCloud {
+    #[serde(default, deserialize_with = "nullable")]
+    pub region: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub resource_group_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub service_endpoints: Vec<ServiceEndpoint>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PowerVs {
+    #[serde(default, deserialize_with = "nullable")]
+    pub region: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub zone: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub powervs_resource_group: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub service_endpoints: Vec<ServiceEndpoint>,
+}
+
+/// The VIP fields OpenStack, BareMetal, vSphere and Nutanix share.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Vips {
+    #[serde(default, rename = "apiVIPs", deserialize_with = "nullable")]
+    pub api_vips: Vec<String>,
+    #[serde(default, rename = "ingressVIPs", deserialize_with = "nullable")]
+    pub ingress_vips: Vec<String>,
+    /// Deprecated single-VIP forms, which the installer converts to the lists.
+    #[serde(default, rename = "apiVIP", deserialize_with = "nullable")]
+    pub api_vip: String,
+    #[serde(default, rename = "ingressVIP", deserialize_with = "nullable")]
+    pub ingress_vip: String,
+    #[serde(default)]
+    pub load_balancer: Option<LoadBalancer>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VSphere {
+    #[serde(default, deserialize_with = "nullable")]
+    pub vcenters: Vec<VCenter>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub failure_domains: Vec<VSphereFailureDomain>,
+    #[serde(default)]
+    pub node_networking: Option<Value>,
+    /// The legacy single-vCenter form (`vCenter`, `datacenter`, …); only its presence is read.
+    #[serde(default, rename = "vCenter", deserialize_with = "nullable")]
+    pub legacy_vcenter: String,
+    #[serde(flatten)]
+    pub vips: Vips,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct VCenter {
+    #[serde(default, deserialize_with = "nullable")]
+    pub server: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub port: u16,
+    #[serde(default, deserialize_with = "nullable")]
+    pub datacenters: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VSphereFailureDomain {
+    #[serde(default, deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub region: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub zone: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub server: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub zone_type: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub topology: VSphereTopology,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VSphereTopology {
+    #[serde(default, deserialize_with = "nullable")]
+    pub datacenter: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub compute_cluster: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub networks: Vec<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub datastore: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub resource_pool: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub folder: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub template: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Nutanix {
+    #[serde(default, deserialize_with = "nullable")]
+    pub prism_central: PrismCentral,
+    #[serde(default, deserialize_with = "nullable")]
+    pub prism_elements: Vec<PrismElement>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub failure_domains: Vec<NutanixFailureDomain>,
+    #[serde(flatten)]
+    pub vips: Vips,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PrismCentral {
+    #[serde(default, deserialize_with = "nullable")]
+    pub endpoint: Endpoint,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Endpoint {
+    #[serde(default, deserialize_with = "nullable")]
+    pub address: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub port: i32,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PrismElement {
+    #[serde(default, deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub uuid: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub endpoint: Endpoint,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NutanixFailureDomain {
+    #[serde(default, deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub prism_element: PrismElement,
+    #[serde(default, rename = "subnetUUIDs", deserialize_with = "nullable")]
+    pub subnet_uuids: Vec<String>,
+}

@@ -240,9 +240,14 @@ struct NodeNetworking {
 #[serde(default)]
 struct NodeNetwork {
     network: Option<String>,
-    #[serde(rename = "networkSubnetCIDR")]
+    // openshift/api spells these `networkSubnetCidr`; Go's encoding/json matches field names
+    // case-insensitively, so CCCMO also reads the `…CIDR` spelling (the conformance inputs use it).
+    #[serde(rename = "networkSubnetCidr", alias = "networkSubnetCIDR")]
     network_subnet_cidr: Option<Vec<String>>,
-    #[serde(rename = "excludeNetworkSubnetCIDR")]
+    #[serde(
+        rename = "excludeNetworkSubnetCidr",
+        alias = "excludeNetworkSubnetCIDR"
+    )]
     exclude_network_subnet_cidr: Option<Vec<String>>,
 }
 
@@ -897,6 +902,21 @@ labels:
         assert_eq!(yaml(YAML_CONFIG, &infra, None), expected);
         let as_yaml = serde_json::to_string(&expected).expect("json");
         assert_eq!(yaml(&as_yaml, &infra, None), expected);
+    }
+
+    #[test]
+    fn vsphere_node_networking_reads_the_api_spelling_networksubnetcidr() {
+        // openshift/api's JSON names are `networkSubnetCidr`/`excludeNetworkSubnetCidr`; a real
+        // Infrastructure uses them, the conformance inputs the `…CIDR` spelling.
+        let api = serde_json::to_string(&node_networking())
+            .expect("json")
+            .replace("SubnetCIDR", "SubnetCidr");
+        let networking: Value = serde_json::from_str(&api).expect("json");
+        let spec = json!({"vcenters": default_vcenter(), "nodeNetworking": networking});
+        let infra = infra_with(Some(spec), json!({}));
+        let mut expected = expected_plain();
+        expected["nodes"] = expected_nodes();
+        assert_eq!(yaml(INI_WITH_WORKSPACE, &infra, None), expected);
     }
 
     #[test]

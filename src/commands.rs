@@ -41,10 +41,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
 /// Reads the inputs and renders them in memory, with no output I/O.
 pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
     let cfg = ClusterConfig::load(files)?;
-    match catalogue.select(
-        &cfg.infrastructure.platform,
-        &cfg.infrastructure.azure_cloud_name,
-    ) {
+    match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => crate::render::render(&cfg, provider, &catalogue.common),
         Selection::NoCcm(reason) => Ok(Rendered {
             warnings: vec![format!("{reason}; rendering nothing")],

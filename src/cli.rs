@@ -23,7 +23,10 @@ pub enum Command {
     #[command(after_help = RENDER_EXAMPLES)]
     Render(Box<RenderArgs>),
     /// List the platforms ccm-render knows and what each needs.
-    Platforms,
+    Platforms(PlatformsArgs),
+    /// Write or check a provider folder (a CCM described as data, for --provider-dir).
+    #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
+    Provider(ProviderCommand),
     /// Print a shell completion script (the same files are committed under completions/).
     #[command(
         after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
@@ -34,6 +37,41 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
 }
+
+/// Arguments of `platforms`.
+#[derive(Debug, Args)]
+pub struct PlatformsArgs {
+    /// A folder of provider folders to list too (as render --provider-dir reads it).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
+}
+
+/// `provider` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ProviderCommand {
+    /// Write a new provider folder DIR/NAME for platform External that checks and renders as is.
+    New {
+        /// The provider's name (a DNS label; also the folder name and the External platformName it serves).
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// Where to create the folder NAME.
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, default_value = ".")]
+        dir: Utf8PathBuf,
+    },
+    /// Check a provider folder, or a folder of provider folders, with the checks render applies.
+    Check {
+        /// A provider folder (holding provider.yaml) or a folder of them.
+        #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+        dir: Utf8PathBuf,
+    },
+}
+
+const PROVIDER_EXAMPLES: &str = "\
+Examples:
+  ccm-render provider new acme --dir providers
+  ccm-render provider check providers/acme
+  ccm-render render --provider-dir providers --infrastructure infrastructure.yaml \\
+      --images images.json --dest-dir out";
 
 /// The completion files committed under `completions/`, by shell.
 pub const COMPLETION_FILES: [(clap_complete::Shell, &str); 4] = [
@@ -104,6 +142,10 @@ pub struct RenderArgs {
     /// Namespace of the post-install objects.
     #[arg(long, value_name = "NS", default_value = crate::config::DEFAULT_NAMESPACE)]
     pub namespace: String,
+
+    /// A folder of provider folders that add to or override the built-in providers.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
 
     /// Output root (created if missing): bootstrap/, config/, manifests/.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]

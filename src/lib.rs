@@ -13,6 +13,7 @@ pub mod json_fields;
 pub mod output;
 pub mod providers;
 pub mod render;
+pub mod scaffold;
 pub mod tls;
 pub mod trusted_ca;
 pub mod validate;

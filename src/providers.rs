@@ -69,6 +69,11 @@ pub struct ProviderSpec {
     pub env: BTreeMap<String, EnvSource>,
     /// Where the TLS flags go.
     pub tls: TlsPlacement,
+    /// Whether the render sets the scripts' `--feature-gates=` line to the enabled gates that
+    /// upstream controller-manager knows (CCCMO does so for the openstack and vsphere templates
+    /// only; any other provider's `--feature-gates=` is its own and left as written).
+    #[serde(default)]
+    pub upstream_feature_gates: bool,
     /// Script lines and env values that exist only while a feature gate is enabled.
     #[serde(default)]
     pub feature_gated: Vec<FeatureGated>,

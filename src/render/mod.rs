@@ -256,7 +256,9 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
         if let Some(text) = container.pointer("/command/2").and_then(Value::as_str) {
             let mut script = Script::parse(text);
             script.set_flag("--leader-elect-resource-namespace=", &cfg.namespace)?;
-            script.set_flag("--feature-gates=", &feature_gates)?;
+            if spec.upstream_feature_gates {
+                script.set_flag("--feature-gates=", &feature_gates)?;
+            }
             for gated in &spec.feature_gated {
                 if !cfg.features.is_enabled(&gated.gate) {
                     for flag in &gated.flags {

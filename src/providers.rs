@@ -488,6 +488,14 @@ fn one_object(text: &str) -> Result<Value> {
     }
 }
 
+/// Whether `path` ends in one of `extensions` (any case).
+fn has_extension(path: &str, extensions: &[&str]) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
 /// Whether a file of a provider folder is YAML that belongs in `folder`.
 fn in_folder<'a>(path: &'a str, folder: &str) -> Option<&'a str> {
     let rest = path.strip_prefix(folder)?.strip_prefix('/')?;
@@ -504,14 +512,14 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     let mut bootstrap = Vec::new();
     let mut descriptor_text = None;
     for (path, text) in &folder.files {
-        let is_yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+        let is_yaml = has_extension(path, &["yaml", "yml"]);
         if path == "provider.yaml" {
             descriptor_text = Some(text);
         } else if is_yaml && in_folder(path, "manifests").is_some() {
             manifests.push((path, text));
         } else if is_yaml && in_folder(path, "bootstrap").is_some() {
             bootstrap.push((path, text));
-        } else if !path.ends_with(".md") {
+        } else if !has_extension(path, &["md"]) {
             bail!(
                 "{}: not part of a provider (a provider folder holds provider.yaml, bootstrap/*.yaml and manifests/*.yaml)",
                 at(path)

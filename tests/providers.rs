@@ -485,7 +485,7 @@ fn broken_provider_folders_are_refused_naming_the_file_and_the_field() {
                 "provider.yaml",
                 "before: \"--secure-port=10258\"",
                 "before: \"--nope\"",
-            )
+            );
         },
         "provider.yaml",
         "spec.tls: no container",

@@ -789,22 +789,149 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtin_catalogue_has_the_nine_ccccmo_platforms() {
+    fn builtin_catalogue_has_the_nine_cccmo_platforms_and_two_external_ones() {
         let catalogue = Catalogue::builtin().expect("built-in providers load");
         let names: Vec<&str> = catalogue.providers.keys().map(String::as_str).collect();
         assert_eq!(
             names,
             [
+                "alicloud",
                 "aws",
                 "azure",
                 "azurestackhub",
                 "gcp",
                 "ibmcloud",
                 "nutanix",
+                "oci",
                 "openstack",
                 "powervs",
                 "vsphere"
             ]
+        );
+        let external: Vec<&str> = catalogue
+            .providers
+            .values()
+            .filter(|p| p.spec().platform == EXTERNAL)
+            .map(Provider::name)
+            .collect();
+        assert_eq!(external, ["alicloud", "oci"]);
+    }
+
+    fn external_infra(name: &str, state: &str) -> Infrastructure {
+        let raw = serde_json::json!({
+            "spec": {"platformSpec": {"type": "External", "external": {"platformName": name}}},
+            "status": {"platformStatus": {"type": "External",
+                "external": {"cloudControllerManager": {"state": state}}}}
+        });
+        crate::inputs::infrastructure::from_value(raw, camino::Utf8Path::new("i.yaml"))
+            .expect("valid")
+    }
+
+    #[test]
+    fn external_is_selected_by_platform_name_only_when_the_ccm_is_external() {
+        let catalogue = Catalogue::builtin().expect("loads");
+        let pick =
+            |name: &str, state: &str| match catalogue.select_for(&external_infra(name, state)) {
+                Selection::Provider(p) => p.name().to_string(),
+                Selection::NoCcm(r) => r,
+            };
+        assert_eq!(pick("oci", "External"), "oci");
+        assert_eq!(pick("Oci", "External"), "oci");
+        assert_eq!(pick("AlibabaCloud", "External"), "alicloud");
+        assert!(pick("oci", "None").contains("state is None: the cluster does not expect a CCM"));
+        assert!(pick("oci", "").contains("state is empty"));
+        let unknown = pick("Unknown", "External");
+        assert!(
+            unknown.contains("\"Unknown\"") && unknown.contains("--provider-dir"),
+            "{unknown}"
+        );
+    }
+
+    fn scaffold(name: &str) -> FolderText {
+        crate::scaffold::files(name, &format!("dir/{name}"))
+    }
+
+    #[test]
+    fn a_folder_named_like_a_built_in_overrides_it_and_a_clash_is_refused() {
+        let mut catalogue = Catalogue::builtin().expect("loads");
+        let mut folder = scaffold("oci");
+        // The scaffold serves platformName "oci" too, so it replaces the built-in oci.
+        let provider = parse(&folder).expect("parses");
+        let notes = catalogue.add(vec![provider]).expect("override");
+        assert_eq!(
+            notes,
+            ["dir/oci: overrides the provider oci from assets/oci"]
+        );
+        assert_eq!(catalogue.providers["oci"].origin, "dir/oci");
+
+        let mut catalogue = Catalogue::builtin().expect("loads");
+        folder = scaffold("oracle");
+        let text = folder.files["provider.yaml"]
+            .replace("externalPlatformName: oracle", "externalPlatformName: OCI");
+        folder.files.insert("provider.yaml".into(), text);
+        let err = catalogue
+            .add(vec![parse(&folder).expect("parses")])
+            .expect_err("clash")
+            .to_string();
+        assert!(
+            err.starts_with(
+                "dir/oracle/provider.yaml: spec: serves what assets/oci already serves"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn descriptor_errors_name_the_file_and_the_field() {
+        let cases = [
+            (
+                "platform: External",
+                "platform: Moon",
+                "spec.platform: unknown platform \"Moon\"",
+            ),
+            (
+                "platform: External",
+                "platform: AWS",
+                "spec.externalPlatformName: only for platform External",
+            ),
+            (
+                "resourceName: acme-cloud-controller-manager",
+                "resourceName: Acme",
+                "spec.resourceName:",
+            ),
+            ("kind: Provider", "kind: Thing", "kind: must be Provider"),
+            (
+                "  images:\n",
+                "  images: 3\n  x:\n",
+                "spec.images: invalid type",
+            ),
+        ];
+        for (from, to, want) in cases {
+            let mut folder = scaffold("acme");
+            let text = folder.files["provider.yaml"].replacen(from, to, 1);
+            folder.files.insert("provider.yaml".into(), text);
+            let err = parse(&folder).expect_err(want).to_string();
+            assert!(
+                err.starts_with(&format!("dir/acme/provider.yaml: {want}")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_descriptor_and_a_stray_folder_are_named() {
+        let mut folder = scaffold("acme");
+        folder.files.remove("provider.yaml");
+        let err = parse(&folder).expect_err("no descriptor").to_string();
+        assert_eq!(err, "dir/acme/provider.yaml: is missing");
+        let mut folder = scaffold("acme");
+        folder
+            .files
+            .insert("templates/x.yaml".into(), "a: 1".into());
+        let err = parse(&folder).expect_err("stray").to_string();
+        assert!(
+            err.starts_with("dir/acme/templates/x.yaml: not part of a provider"),
+            "{err}"
         );
     }
 

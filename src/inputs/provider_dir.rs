@@ -56,9 +56,13 @@ pub fn read_folder(dir: &Utf8Path) -> Result<FolderText> {
 /// Reads every sub-folder of `dir` (files directly in `dir` are an error: each provider is a
 /// folder), in name order.
 pub fn read_folders(dir: &Utf8Path) -> Result<Vec<FolderText>> {
+    let root = dir
+        .canonicalize_utf8()
+        .with_context(|| format!("{dir}: cannot open"))?;
     let mut folders = Vec::new();
     for entry in sorted_entries(dir)? {
         let path = dir.join(&entry);
+        check_link(&root, &path, "the provider directory")?;
         let meta = std::fs::metadata(&path).with_context(|| format!("{path}: cannot open"))?;
         if !meta.is_dir() {
             bail!(
@@ -100,16 +104,7 @@ fn read_into(
     for name in sorted_entries(dir)? {
         let path = dir.join(&name);
         let relative = format!("{prefix}{name}");
-        let link =
-            std::fs::symlink_metadata(&path).with_context(|| format!("{path}: cannot open"))?;
-        if link.file_type().is_symlink() {
-            let target = path
-                .canonicalize_utf8()
-                .with_context(|| format!("{path}: symbolic link to nowhere"))?;
-            if !target.starts_with(root) {
-                bail!("{path}: symbolic link leaves the provider folder (to {target})");
-            }
-        }
+        check_link(root, &path, "the provider folder")?;
         let meta = std::fs::metadata(&path).with_context(|| format!("{path}: cannot open"))?;
         if meta.is_dir() {
             if depth >= MAX_DEPTH {
@@ -123,6 +118,20 @@ fn read_into(
             out.files.insert(relative, read_limited(&path)?);
         } else {
             bail!("{path}: is not a regular file");
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a symbolic link at `path` whose target is outside `root`.
+fn check_link(root: &Utf8Path, path: &Utf8Path, what: &str) -> Result<()> {
+    let link = std::fs::symlink_metadata(path).with_context(|| format!("{path}: cannot open"))?;
+    if link.file_type().is_symlink() {
+        let target = path
+            .canonicalize_utf8()
+            .with_context(|| format!("{path}: symbolic link to nowhere"))?;
+        if !target.starts_with(root) {
+            bail!("{path}: symbolic link leaves {what} (to {target})");
         }
     }
     Ok(())
@@ -178,6 +187,22 @@ mod tests {
         let err = read_folder(&p).expect_err("escapes").to_string();
         assert!(
             err.contains("symbolic link leaves the provider folder"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn provider_folder_linked_from_elsewhere_is_refused() {
+        let (_guard, root) = tmp();
+        std::fs::create_dir_all(root.join("providers")).expect("mkdir");
+        std::fs::create_dir_all(root.join("elsewhere/oci")).expect("mkdir");
+        std::os::unix::fs::symlink(root.join("elsewhere/oci"), root.join("providers/oci"))
+            .expect("symlink");
+        let err = read_folders(&root.join("providers"))
+            .expect_err("escapes")
+            .to_string();
+        assert!(
+            err.contains("symbolic link leaves the provider directory"),
             "{err}"
         );
     }

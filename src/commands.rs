@@ -155,9 +155,7 @@ fn provider_check(dir: &Utf8Path) -> Result<ExitStatus> {
 fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
     crate::validate::dns_label(name).map_err(|e| anyhow!("NAME: {e}"))?;
     let dest = dir.join(name);
-    if let Ok(mut entries) = std::fs::read_dir(&dest)
-        && entries.next().is_some()
-    {
+    if crate::inputs::provider_dir::has_entries(&dest) {
         anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");
     }
     let tree = crate::scaffold::tree(name, dest.as_str())?;

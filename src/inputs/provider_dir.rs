@@ -80,6 +80,11 @@ pub fn is_provider_folder(dir: &Utf8Path) -> bool {
     dir.join("provider.yaml").exists()
 }
 
+/// Whether `dir` exists and holds anything (`provider new` never writes into such a folder).
+pub fn has_entries(dir: &Utf8Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
+}
+
 fn sorted_entries(dir: &Utf8Path) -> Result<Vec<String>> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("{dir}: cannot read folder"))? {

@@ -25,6 +25,9 @@ pub enum Command {
     /// List the platforms ccm-render knows and what each needs.
     #[command(after_help = PLATFORMS_EXAMPLES)]
     Platforms(PlatformsArgs),
+    /// Write or check a provider folder (a CCM described as data, for --provider-dir).
+    #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
+    Provider(ProviderCommand),
     /// Print a shell completion script (the same files are committed under completions/).
     #[command(
         after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
@@ -35,6 +38,33 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
 }
+
+/// `provider` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ProviderCommand {
+    /// Write a new provider folder DIR/NAME for platform External that checks and renders as is.
+    New {
+        /// The provider's name (a DNS label; also the folder name and the External platformName it serves).
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// Where to create the folder NAME.
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, default_value = ".")]
+        dir: Utf8PathBuf,
+    },
+    /// Check a provider folder, or a folder of provider folders, with the checks render applies.
+    Check {
+        /// A provider folder (holding provider.yaml) or a folder of them.
+        #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+        dir: Utf8PathBuf,
+    },
+}
+
+const PROVIDER_EXAMPLES: &str = "\
+Examples:
+  ccm-render provider new acme --dir providers
+  ccm-render provider check providers/acme
+  ccm-render render --provider-dir providers --infrastructure infrastructure.yaml \\
+      --images images.json --dest-dir out";
 
 /// The completion files committed under `completions/`, by shell.
 pub const COMPLETION_FILES: [(clap_complete::Shell, &str); 4] = [
@@ -179,6 +209,10 @@ pub struct RenderArgs {
     #[arg(long, value_name = "NS", default_value = crate::config::DEFAULT_NAMESPACE)]
     pub namespace: String,
 
+    /// A folder of provider folders that add to or override the built-in providers.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
+
     /// Output root (created if missing): bootstrap/, config/, manifests/.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub dest_dir: Utf8PathBuf,
@@ -214,6 +248,10 @@ pub struct PlatformsArgs {
     /// Print a table (text) or JSON (json; see README).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
     pub output: OutputFormat,
+
+    /// A folder of provider folders to list too (as render --provider-dir reads it).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
 }
 
 /// `--output`.

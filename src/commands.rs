@@ -1,11 +1,12 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
-use crate::cli::{Cli, Command, OutputFormat, PlatformsArgs, RenderArgs};
+use crate::cli::{Cli, Command, OutputFormat, PlatformsArgs, ProviderCommand, RenderArgs};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
 use crate::providers::{Catalogue, Selection};
 use crate::render::Rendered;
-use anyhow::Result;
+use anyhow::{Result, anyhow};
+use camino::Utf8Path;
 
 /// How a command ended, when it did not fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +31,8 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
+        Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
+        Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             crate::cli::write_completions(shell, &mut script);
@@ -46,10 +49,7 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
 
 /// Renders a loaded configuration, with no I/O.
 fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
-    match catalogue.select(
-        &cfg.infrastructure.platform,
-        &cfg.infrastructure.azure_cloud_name,
-    ) {
+    match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
         Selection::NoCcm(reason) => Ok(Rendered {
             warnings: vec![format!("{reason}; rendering nothing")],
@@ -78,7 +78,7 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
     };
-    let catalogue = Catalogue::builtin()?;
+    let catalogue = load_catalogue(args.provider_dir.as_deref())?;
     let cfg = ClusterConfig::load(&files)?;
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
@@ -221,9 +221,76 @@ fn print_stdout(bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
+/// checked by [`crate::providers::parse`] like the built-in ones). Overrides are said on stderr.
+pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+    let mut catalogue = Catalogue::builtin()?;
+    if let Some(dir) = provider_dir {
+        let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
+        for note in catalogue.add(added)? {
+            eprintln!("note: {note}");
+        }
+    }
+    Ok(catalogue)
+}
+
+/// Every provider folder under `dir` (or `dir` itself when it holds provider.yaml), parsed.
+fn read_providers(dir: &Utf8Path) -> Result<Vec<crate::providers::Provider>> {
+    let folders = if crate::inputs::provider_dir::is_provider_folder(dir) {
+        vec![crate::inputs::provider_dir::read_folder(dir)?]
+    } else {
+        crate::inputs::provider_dir::read_folders(dir)?
+    };
+    folders.iter().map(crate::providers::parse).collect()
+}
+
+fn provider_check(dir: &Utf8Path) -> Result<ExitStatus> {
+    use std::fmt::Write as _;
+    let providers = read_providers(dir)?;
+    if providers.is_empty() {
+        anyhow::bail!("{dir}: holds no provider folder");
+    }
+    let mut catalogue = Catalogue::builtin()?;
+    let mut report = String::new();
+    for provider in &providers {
+        let spec = provider.spec();
+        let serves = spec.external_platform_name.as_deref().map_or_else(
+            || spec.platform.clone(),
+            |name| format!("External platformName {name}"),
+        );
+        let _ = writeln!(
+            report,
+            "ok: {} (provider {}, serves {serves}, --cloud-provider={})",
+            provider.origin,
+            provider.name(),
+            spec.cloud_provider
+        );
+    }
+    // Also what render would refuse: two providers serving the same platform.
+    for note in catalogue.add(providers)? {
+        let _ = writeln!(report, "note: {note}");
+    }
+    print_stdout(report.as_bytes())?;
+    Ok(ExitStatus::Success)
+}
+
+fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
+    crate::validate::dns_label(name).map_err(|e| anyhow!("NAME: {e}"))?;
+    let dest = dir.join(name);
+    if crate::inputs::provider_dir::has_entries(&dest) {
+        anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");
+    }
+    let tree = crate::scaffold::tree(name, dest.as_str())?;
+    crate::output::write(&tree, &dest)?;
+    eprintln!(
+        "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
+    );
+    Ok(ExitStatus::Success)
+}
+
 fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     use std::fmt::Write as _;
-    let catalogue = Catalogue::builtin()?;
+    let catalogue = load_catalogue(args.provider_dir.as_deref())?;
     let summary = crate::summary::platforms(&catalogue);
     if args.output == OutputFormat::Json {
         print_json(&summary)?;
@@ -262,6 +329,15 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
             row.platform,
             keys.join(", ")
         );
+    }
+    let _ = writeln!(
+        table,
+        "\nExternal platforms (spec.platformSpec.external.platformName, any case), used when status.platformStatus.external.cloudControllerManager.state is External:"
+    );
+    for provider in catalogue.providers.values() {
+        if let Some(name) = &provider.spec().external_platform_name {
+            let _ = writeln!(table, "  {name:<14} {}", provider.name());
+        }
     }
     let _ = writeln!(table, "\nHost files each bootstrap pod reads:");
     for row in &summary.platforms {

@@ -16,6 +16,7 @@ pub mod output;
 pub mod providers;
 pub mod redact;
 pub mod render;
+pub mod scaffold;
 pub mod summary;
 pub mod tls;
 pub mod trusted_ca;

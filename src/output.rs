@@ -27,7 +27,7 @@ pub const SECRETS_DIR_MODE: u32 = 0o700;
 
 /// Mode of manifests and static pods.
 pub const PUBLIC_MODE: u32 = 0o644;
-/// Mode of the cloud config and credentials.
+/// Mode of the cloud config, credentials and Secret manifests.
 pub const PRIVATE_MODE: u32 = 0o600;
 
 /// One output file.
@@ -44,21 +44,17 @@ pub struct File {
 pub struct Tree {
     /// Files by relative path.
     pub files: BTreeMap<Utf8PathBuf, File>,
-    /// Whether `secrets/` belongs to the tree (it does with `--credentials`, even when empty).
-    pub secrets: bool,
+    /// The folders that exist after writing the tree, even when empty: [`FOLDERS`] for a render
+    /// (the CLI contract), plus `secrets/` with `--credentials`.
+    pub folders: Vec<&'static str>,
     /// The object each YAML file holds, by the same path (for `--output json`).
     pub objects: BTreeMap<Utf8PathBuf, ObjectRef>,
 }
 
 impl Tree {
-    /// The folders that exist after writing this tree: [`FOLDERS`], and `secrets/` with
-    /// `--credentials`.
+    /// The folders that exist after writing this tree (see [`Tree::folders`](Self#structfield.folders)).
     pub fn folders(&self) -> Vec<&'static str> {
-        let mut folders = FOLDERS.to_vec();
-        if self.secrets {
-            folders.push(SECRETS);
-        }
-        folders
+        self.folders.clone()
     }
 }
 
@@ -100,11 +96,18 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
             let text = crate::yaml::to_string(object)?;
             let path = Utf8PathBuf::from(folder).join(name);
             refs.insert(path.clone(), ObjectRef::of(object));
+            // A Secret manifest (OCI's cloud-provider.yaml) can hold a cloud key: owner-only,
+            // like config/cloud.conf.
+            let mode = if crate::inputs::kind_of(object) == "Secret" {
+                PRIVATE_MODE
+            } else {
+                PUBLIC_MODE
+            };
             files.insert(
                 path,
                 File {
                     bytes: text.into_bytes(),
-                    mode: PUBLIC_MODE,
+                    mode,
                 },
             );
         }
@@ -132,7 +135,11 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
     Ok(Tree {
         files,
         objects: refs,
-        secrets: rendered.secret_files.is_some(),
+        folders: if rendered.secret_files.is_some() {
+            [FOLDERS.as_slice(), &[SECRETS]].concat()
+        } else {
+            FOLDERS.to_vec()
+        },
     })
 }
 
@@ -470,15 +477,12 @@ fn remove_files(
 
 fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<WriteReport> {
     create_dir(dest, undo)?;
-    for folder in FOLDERS {
-        create_dir(&dest.join(folder), undo)?;
-    }
-    if tree.secrets {
-        let secrets = dest.join(SECRETS);
-        let created = create_dir(&secrets, undo)?;
-        if created {
-            std::fs::set_permissions(&secrets, std::fs::Permissions::from_mode(SECRETS_DIR_MODE))
-                .with_context(|| format!("--dest-dir: setting the mode of {secrets}"))?;
+    for folder in &tree.folders {
+        let dir = dest.join(folder);
+        let created = create_dir(&dir, undo)?;
+        if created && *folder == SECRETS {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(SECRETS_DIR_MODE))
+                .with_context(|| format!("--dest-dir: setting the mode of {dir}"))?;
         }
     }
     let mut report = WriteReport::default();

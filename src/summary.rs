@@ -122,6 +122,9 @@ pub struct PlatformSummary {
     /// For Azure: the `status.platformStatus.azure.cloudName` that selects this provider.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub azure_cloud_name: Option<String>,
+    /// For External: the `spec.platformSpec.external.platformName` that selects this provider.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_platform_name: Option<String>,
     /// The CCM's `--cloud-provider` name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cloud_provider: Option<String>,
@@ -142,8 +145,8 @@ pub struct PlatformSummary {
 pub struct CloudConfigSummary {
     /// The transform applied (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
     pub transform: crate::cloud_config::Transform,
-    /// The format of `config/cloud.conf` after the transform: `ini`, `json`, `yaml`, or
-    /// `as-given` when the config passes through unchanged.
+    /// The format of `config/cloud.conf`: `ini`, `json`, `yaml`, or `as-given` when the config
+    /// passes through unchanged and the provider does not declare its format.
     pub format: &'static str,
     /// The files written under `DIR/config/`: `cloud.conf`, then any other source key the
     /// bootstrap pod reads (Azure Stack Hub's `endpoints.conf`).
@@ -160,16 +163,12 @@ pub struct HostFileSummary {
     pub source: String,
 }
 
-/// The format a transform writes (CCCMO pkg/cloud/*: AWS and OpenStack write gcfg INI, Azure and
-/// Azure Stack Hub JSON, vSphere the YAML config of its CCM); `none` keeps the source as it is.
-pub fn cloud_config_format(transform: crate::cloud_config::Transform) -> &'static str {
-    use crate::cloud_config::Transform;
-    match transform {
-        Transform::Aws | Transform::OpenStack => "ini",
-        Transform::Azure | Transform::AzureStack => "json",
-        Transform::VSphere => "yaml",
-        Transform::None => "as-given",
-    }
+/// The format of a provider's `config/cloud.conf`: what its transform writes, else what its
+/// descriptor declares, else `as-given`.
+pub fn cloud_config_format(spec: &crate::providers::CloudConfigSpec) -> &'static str {
+    crate::providers::ConfigFormat::of_transform(spec.transform)
+        .or(spec.format)
+        .map_or("as-given", crate::providers::ConfigFormat::name)
 }
 
 /// Every known platform with its providers, in `KNOWN_PLATFORMS` order; the table of
@@ -190,6 +189,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 ccm: false,
                 provider: None,
                 azure_cloud_name: None,
+                external_platform_name: None,
                 cloud_provider: None,
                 image_keys: None,
                 cloud_config: None,
@@ -209,11 +209,12 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 ccm: true,
                 provider: Some(provider.name().to_string()),
                 azure_cloud_name: spec.azure_cloud_name.clone(),
+                external_platform_name: spec.external_platform_name.clone(),
                 cloud_provider: Some(spec.cloud_provider.clone()),
                 image_keys: Some(keys),
                 cloud_config: Some(CloudConfigSummary {
                     transform: spec.cloud_config.transform,
-                    format: cloud_config_format(spec.cloud_config.transform),
+                    format: cloud_config_format(&spec.cloud_config),
                     files,
                 }),
                 bootstrap_host_files: Some(

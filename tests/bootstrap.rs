@@ -40,74 +40,102 @@ const CLOUD_PROVIDER: [(&str, &str); 9] = [
 fn every_platform_gets_a_cloud_node_only_static_pod() {
     for (platform, cloud_provider) in CLOUD_PROVIDER {
         let pod = bootstrap_pod(platform, &[]);
-        assert_eq!(pod["apiVersion"], "v1", "{platform}");
-        assert_eq!(pod["kind"], "Pod", "{platform}");
-        assert_eq!(pod["metadata"]["namespace"], "kube-system", "{platform}");
-        let spec = &pod["spec"];
-        assert_eq!(spec["hostNetwork"], true, "{platform}");
-        assert_eq!(
-            spec["priorityClassName"], "system-node-critical",
-            "{platform}"
+        let image_part = match platform {
+            "azurestackhub" => "azure",
+            "ibmcloud" => "ibm",
+            p => p,
+        };
+        assert_bootstrap_rules(&pod, platform, cloud_provider, image_part);
+    }
+}
+
+#[test]
+fn external_providers_get_a_cloud_node_only_static_pod_too() {
+    for (provider, infrastructure, cloud_config, cloud_provider) in EXTERNAL_CASES {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = render_external(infrastructure, Some(cloud_config), &[], dir.path());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
         );
-        assert!(spec.get("serviceAccountName").is_none() && spec.get("serviceAccount").is_none());
-        let tolerated: Vec<&str> = spec["tolerations"]
-            .as_array()
-            .expect("tolerations")
-            .iter()
-            .filter_map(|t| t["key"].as_str())
+        let mut pods = objects_in(&read_tree(dir.path()), "bootstrap");
+        assert_eq!(pods.len(), 1, "{provider}");
+        let pod = pods.pop_first().expect("one pod").1;
+        // The image comes from testdata/external/images.json.
+        let image_part = if provider == "oci" {
+            "cloud-provider-oci:v1.36.0"
+        } else {
+            "alibaba-cloud-controller-manager:4.14"
+        };
+        assert_bootstrap_rules(&pod, provider, cloud_provider, image_part);
+    }
+}
+
+/// The rules README "Bootstrap static pods" states for every provider's bootstrap pod.
+fn assert_bootstrap_rules(pod: &Value, platform: &str, cloud_provider: &str, image_part: &str) {
+    assert_eq!(pod["apiVersion"], "v1", "{platform}");
+    assert_eq!(pod["kind"], "Pod", "{platform}");
+    assert_eq!(pod["metadata"]["namespace"], "kube-system", "{platform}");
+    let spec = &pod["spec"];
+    assert_eq!(spec["hostNetwork"], true, "{platform}");
+    assert_eq!(
+        spec["priorityClassName"], "system-node-critical",
+        "{platform}"
+    );
+    assert!(spec.get("serviceAccountName").is_none() && spec.get("serviceAccount").is_none());
+    let tolerated: Vec<&str> = spec["tolerations"]
+        .as_array()
+        .expect("tolerations")
+        .iter()
+        .filter_map(|t| t["key"].as_str())
+        .collect();
+    for taint in [
+        "node.cloudprovider.kubernetes.io/uninitialized",
+        "node.kubernetes.io/not-ready",
+        "node-role.kubernetes.io/master",
+        "node-role.kubernetes.io/control-plane",
+    ] {
+        assert!(tolerated.contains(&taint), "{platform}: {taint}");
+    }
+    for volume in spec["volumes"].as_array().expect("volumes") {
+        let sources: Vec<&String> = volume
+            .as_object()
+            .expect("map")
+            .keys()
+            .filter(|k| *k != "name")
             .collect();
-        for taint in [
-            "node.cloudprovider.kubernetes.io/uninitialized",
-            "node.kubernetes.io/not-ready",
-            "node-role.kubernetes.io/master",
-            "node-role.kubernetes.io/control-plane",
-        ] {
-            assert!(tolerated.contains(&taint), "{platform}: {taint}");
-        }
-        for volume in spec["volumes"].as_array().expect("volumes") {
-            let sources: Vec<&String> = volume
-                .as_object()
-                .expect("map")
-                .keys()
-                .filter(|k| *k != "name")
-                .collect();
-            assert_eq!(sources, ["hostPath"], "{platform}: only host paths");
-        }
-        let containers = spec["containers"].as_array().expect("containers");
-        assert_eq!(containers.len(), 1);
-        let c = &containers[0];
-        assert_eq!(c["name"], "cloud-controller-manager");
+        assert_eq!(sources, ["hostPath"], "{platform}: only host paths");
+    }
+    let containers = spec["containers"].as_array().expect("containers");
+    assert_eq!(containers.len(), 1);
+    let c = &containers[0];
+    assert_eq!(c["name"], "cloud-controller-manager");
+    assert!(
+        c["image"].as_str().expect("image").contains(image_part),
+        "{platform}: {}",
+        c["image"]
+    );
+    assert!(c["resources"]["requests"]["cpu"].is_string(), "{platform}");
+    let script = c["command"][2].as_str().expect("script");
+    for flag in [
+        "--controllers=cloud-node".to_string(),
+        format!("--cloud-provider={cloud_provider}"),
+        "--leader-elect=false".into(),
+        "--use-service-account-credentials=false".into(),
+        "--kubeconfig=/etc/kubernetes/bootstrap-secrets/kubeconfig".into(),
+        "--bind-address=127.0.0.1".into(),
+        "--secure-port=0".into(),
+    ] {
         assert!(
-            c["image"]
-                .as_str()
-                .expect("image")
-                .contains(match platform {
-                    "azurestackhub" => "azure",
-                    "ibmcloud" => "ibm",
-                    p => p,
-                })
-        );
-        assert!(c["resources"]["requests"]["cpu"].is_string(), "{platform}");
-        let script = c["command"][2].as_str().expect("script");
-        for flag in [
-            "--controllers=cloud-node".to_string(),
-            format!("--cloud-provider={cloud_provider}"),
-            "--leader-elect=false".into(),
-            "--use-service-account-credentials=false".into(),
-            "--kubeconfig=/etc/kubernetes/bootstrap-secrets/kubeconfig".into(),
-            "--bind-address=127.0.0.1".into(),
-            "--secure-port=0".into(),
-        ] {
-            assert!(
-                script.contains(&format!("{flag} \\")),
-                "{platform}: {flag}\n{script}"
-            );
-        }
-        assert!(
-            script.contains("--cloud-config=/etc/kubernetes/bootstrap-"),
-            "{platform}"
+            script.contains(&format!("{flag} \\")),
+            "{platform}: {flag}\n{script}"
         );
     }
+    assert!(
+        script.contains("--cloud-config=/etc/kubernetes/bootstrap-"),
+        "{platform}"
+    );
 }
 
 #[test]

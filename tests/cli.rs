@@ -374,7 +374,7 @@ fn bad_apiserver_profile_is_exit_2_naming_the_file_and_field() {
 }
 
 #[test]
-fn platforms_lists_every_known_platform_and_the_nine_ccms() {
+fn platforms_lists_every_known_platform_and_the_eleven_ccms() {
     let out = ccm_render(&["platforms"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("utf8");
@@ -385,8 +385,9 @@ fn platforms_lists_every_known_platform_and_the_nine_ccms() {
         );
     }
     assert_eq!(
+        // CCCMO's nine, plus oci and alicloud on External.
         text.lines().filter(|l| l.contains(" yes (")).count(),
-        9,
+        11,
         "{text}"
     );
     assert!(text.contains("cloudControllerManagerPowerVS"));

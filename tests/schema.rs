@@ -94,6 +94,91 @@ fn every_rendered_file_passes_strict_schema_validation() {
 
 #[test]
 #[ignore = "needs kubernetes-validate: run scripts/test"]
+fn external_providers_pass_the_same_strict_schema_validation() {
+    let proxy = variant("proxy.yaml");
+    let modern = variant("apiserver-modern-strict.yaml");
+    let ca = root().join("testdata/certs/one.pem");
+    let variants: [&[&str]; 4] = [
+        &[],
+        &[
+            "--proxy",
+            proxy.to_str().expect("utf8"),
+            "--namespace",
+            "ccm-test",
+        ],
+        &["--apiserver", modern.to_str().expect("utf8")],
+        &["--ca-bundle", ca.to_str().expect("utf8")],
+    ];
+    let mut cases: Vec<(String, &str)> = EXTERNAL_CASES
+        .iter()
+        .map(|(_, infra, cloud, _)| ((*infra).to_string(), *cloud))
+        .collect();
+    cases.push((
+        "infrastructure-oci-sno.yaml".into(),
+        "oci-cloud-provider.yaml",
+    ));
+    for (infrastructure, cloud_config) in &cases {
+        for extra in variants {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let out = render_external(infrastructure, Some(cloud_config), extra, dir.path());
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let (ok, report) = validate_dir(dir.path());
+            assert!(ok, "{infrastructure} {extra:?}:\n{report}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
+fn a_scaffolded_provider_passes_the_same_strict_schema_validation() {
+    let root_dir = tempfile::tempdir().expect("tempdir");
+    let providers = root_dir.path().join("providers");
+    let out = ccm_render(&[
+        "provider",
+        "new",
+        "acme",
+        "--dir",
+        providers.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let infra = root_dir.path().join("infrastructure.yaml");
+    let text = std::fs::read_to_string(external("infrastructure-oci.yaml"))
+        .expect("infra")
+        .replace("platformName: oci", "platformName: acme");
+    std::fs::write(&infra, text).expect("write");
+    let dest = root_dir.path().join("out");
+    let out = ccm_render(&[
+        "render",
+        "--provider-dir",
+        providers.to_str().expect("utf8"),
+        "--infrastructure",
+        infra.to_str().expect("utf8"),
+        "--images",
+        external("images.json").to_str().expect("utf8"),
+        "--cloud-config",
+        external("oci-cloud-provider.yaml").to_str().expect("utf8"),
+        "--dest-dir",
+        dest.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (ok, report) = validate_dir(&dest);
+    assert!(ok, "{report}");
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
 fn the_schema_check_rejects_a_misspelled_field() {
     // Proves the validator is strict: the same check must fail on an unknown field.
     let dir = tempfile::tempdir().expect("tempdir");

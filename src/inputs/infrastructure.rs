@@ -40,6 +40,11 @@ pub struct Infrastructure {
     pub infrastructure_name: String,
     /// `status.controlPlaneTopology == SingleReplica`.
     pub single_replica: bool,
+    /// `spec.platformSpec.external.platformName` ("" when absent).
+    pub external_platform_name: String,
+    /// `status.platformStatus.external.cloudControllerManager.state`: `External`, `None` or ""
+    /// (which openshift/api reads as None).
+    pub external_ccm_state: String,
     /// `spec.cloudConfig.name` ("" when absent).
     pub cloud_config_name: String,
     /// `spec.cloudConfig.key` ("" when absent).
@@ -61,7 +66,39 @@ struct Doc {
 struct Spec {
     #[serde(default)]
     cloud_config: CloudConfigRef,
+    #[serde(default)]
+    platform_spec: Option<PlatformSpec>,
 }
+
+#[derive(Deserialize, Default)]
+struct PlatformSpec {
+    #[serde(default)]
+    external: Option<ExternalSpec>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ExternalSpec {
+    #[serde(default)]
+    platform_name: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ExternalStatus {
+    #[serde(default)]
+    cloud_controller_manager: Option<CloudControllerManagerStatus>,
+}
+
+#[derive(Deserialize, Default)]
+struct CloudControllerManagerStatus {
+    #[serde(default)]
+    state: String,
+}
+
+/// `CloudControllerManagerState` values openshift/api defines (config/v1
+/// types_infrastructure.go; "" means None).
+const CCM_STATES: &[&str] = &["", "None", "External"];
 
 #[derive(Deserialize, Default)]
 struct CloudConfigRef {
@@ -88,6 +125,8 @@ struct PlatformStatus {
     platform: String,
     #[serde(default)]
     azure: Option<AzureStatus>,
+    #[serde(default)]
+    external: Option<ExternalStatus>,
 }
 
 #[derive(Deserialize, Default)]
@@ -129,7 +168,8 @@ pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
             "{path}: status.platformStatus is missing (the Infrastructure must carry its status, as the installer writes it)"
         );
     };
-    let platform = platform_status.platform;
+    let mut platform_status = platform_status;
+    let platform = std::mem::take(&mut platform_status.platform);
     if platform.is_empty() {
         bail!("{path}: status.platformStatus.type is empty");
     }
@@ -151,7 +191,26 @@ pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
         crate::validate::infrastructure_name(&infrastructure_name)
             .map_err(|err| anyhow::anyhow!("{path}: status.infrastructureName: {err}"))?;
     }
+    let external_ccm_state = platform_status
+        .external
+        .take()
+        .and_then(|e| e.cloud_controller_manager)
+        .map(|c| c.state)
+        .unwrap_or_default();
+    if !CCM_STATES.contains(&external_ccm_state.as_str()) {
+        bail!(
+            "{path}: status.platformStatus.external.cloudControllerManager.state: unknown state {external_ccm_state:?} (known: External, None, or empty)"
+        );
+    }
+    let external_platform_name = doc
+        .spec
+        .platform_spec
+        .and_then(|p| p.external)
+        .map(|e| e.platform_name)
+        .unwrap_or_default();
     Ok(Infrastructure {
+        external_platform_name,
+        external_ccm_state,
         azure_cloud_name: platform_status
             .azure
             .map(|a| a.cloud_name)
@@ -193,6 +252,34 @@ mod tests {
         assert!(i.single_replica);
         assert_eq!(i.cloud_config_name, "cloud-provider-config");
         assert_eq!(i.cloud_config_key, "config");
+    }
+
+    #[test]
+    fn external_platform_name_and_ccm_state_are_extracted() {
+        let v = json!({
+            "spec": {"platformSpec": {"type": "External", "external": {"platformName": "oci"}}},
+            "status": {"platformStatus": {"type": "External",
+                "external": {"cloudControllerManager": {"state": "External"}}}}
+        });
+        let i = parse(v).expect("valid");
+        assert_eq!(i.platform, "External");
+        assert_eq!(i.external_platform_name, "oci");
+        assert_eq!(i.external_ccm_state, "External");
+        let bare =
+            parse(json!({"status": {"platformStatus": {"type": "External"}}})).expect("valid");
+        assert_eq!(bare.external_ccm_state, "");
+        assert_eq!(bare.external_platform_name, "");
+    }
+
+    #[test]
+    fn unknown_ccm_state_is_an_error_naming_the_field() {
+        let v = json!({"status": {"platformStatus": {"type": "External",
+            "external": {"cloudControllerManager": {"state": "Enabled"}}}}});
+        let err = parse(v).expect_err("unknown state").to_string();
+        assert!(
+            err.contains("status.platformStatus.external.cloudControllerManager.state: unknown state \"Enabled\""),
+            "{err}"
+        );
     }
 
     #[test]

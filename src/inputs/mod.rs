@@ -8,6 +8,7 @@ pub mod cloud_provider_config;
 pub mod credentials;
 pub mod images;
 pub mod infrastructure;
+pub mod provider_dir;
 pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};

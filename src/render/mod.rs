@@ -61,7 +61,10 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
     let mut config_files = BTreeMap::new();
     let cloud_conf = cloud_conf(cfg, provider, &mut warnings)?;
     if let Some(cloud_conf) = &cloud_conf {
-        manifests.push(cloud_conf_config_map(cfg, cloud_conf));
+        manifests.push(match &provider.spec().cloud_config.secret {
+            Some(secret) => cloud_conf_secret(cfg, secret, cloud_conf),
+            None => cloud_conf_config_map(cfg, cloud_conf),
+        });
         if !cloud_conf.is_empty() {
             config_files.insert("cloud.conf".to_string(), cloud_conf.clone());
         }
@@ -116,8 +119,12 @@ fn cloud_conf(
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
     let Some(selected) = &cfg.cloud_config else {
+        let object = match &provider.spec().cloud_config.secret {
+            Some(secret) => format!("Secret {}", secret.name),
+            None => "cloud-conf ConfigMap".to_string(),
+        };
         warnings.push(format!(
-            "no --cloud-config: the cloud-conf ConfigMap that the {} manifests mount and config/cloud.conf are not rendered",
+            "no --cloud-config: the {object} that the {} manifests mount and config/cloud.conf are not rendered",
             provider.name()
         ));
         return Ok(None);
@@ -163,6 +170,26 @@ fn cloud_conf_config_map(cfg: &ClusterConfig, cloud_conf: &str) -> Value {
         "kind": "ConfigMap",
         "metadata": { "name": "cloud-conf", "namespace": cfg.namespace },
         "data": data,
+    })
+}
+
+/// The Secret that carries the transformed cloud config for a CCM whose config file holds its
+/// credentials (provider.yaml `spec.cloudConfig.secret`; OCI reads `cloud-provider.yaml` from
+/// the Secret `oci-cloud-controller-manager`, oracle/oci-cloud-controller-manager README). The
+/// value is base64 in `data`, as the API server returns it; nothing prints it.
+fn cloud_conf_secret(
+    cfg: &ClusterConfig,
+    secret: &crate::providers::CloudConfigSecret,
+    cloud_conf: &str,
+) -> Value {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(cloud_conf);
+    json!({
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": { "name": secret.name, "namespace": cfg.namespace },
+        "type": "Opaque",
+        "data": { secret.key.as_str(): encoded },
     })
 }
 
@@ -229,7 +256,9 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
         if let Some(text) = container.pointer("/command/2").and_then(Value::as_str) {
             let mut script = Script::parse(text);
             script.set_flag("--leader-elect-resource-namespace=", &cfg.namespace)?;
-            script.set_flag("--feature-gates=", &feature_gates)?;
+            if spec.upstream_feature_gates {
+                script.set_flag("--feature-gates=", &feature_gates)?;
+            }
             for gated in &spec.feature_gated {
                 if !cfg.features.is_enabled(&gated.gate) {
                     for flag in &gated.flags {

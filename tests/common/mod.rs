@@ -204,3 +204,51 @@ pub fn render_conformance(
 pub fn variant(rel: &str) -> PathBuf {
     root().join("testdata/variants").join(rel)
 }
+
+/// A path under testdata/external (the External-platform inputs).
+pub fn external(rel: &str) -> PathBuf {
+    root().join("testdata/external").join(rel)
+}
+
+/// Renders an External case: `infrastructure` and `cloud_config` under testdata/external, its
+/// images.json, plus `extra` arguments.
+pub fn render_external(
+    infrastructure: &str,
+    cloud_config: Option<&str>,
+    extra: &[&str],
+    dest: &Path,
+) -> Output {
+    let infra = external(infrastructure);
+    let images = external("images.json");
+    let cloud = cloud_config.map(external);
+    let mut args: Vec<&str> = vec![
+        "render",
+        "--infrastructure",
+        infra.to_str().expect("utf8"),
+        "--images",
+        images.to_str().expect("utf8"),
+        "--dest-dir",
+        dest.to_str().expect("utf8"),
+    ];
+    if let Some(cloud) = &cloud {
+        args.extend(["--cloud-config", cloud.to_str().expect("utf8")]);
+    }
+    args.extend_from_slice(extra);
+    ccm_render(&args)
+}
+
+/// The External cases: (provider, Infrastructure, cloud config, --cloud-provider).
+pub const EXTERNAL_CASES: [(&str, &str, &str, &str); 2] = [
+    (
+        "oci",
+        "infrastructure-oci.yaml",
+        "oci-cloud-provider.yaml",
+        "oci",
+    ),
+    (
+        "alicloud",
+        "infrastructure-alibaba.yaml",
+        "alibaba-cloud-provider-config.yaml",
+        "alicloud",
+    ),
+];

@@ -4,6 +4,11 @@
 //! The files are the templates under `src/scaffold/`, with the provider's name filled in. The
 //! result is parsed with [`crate::providers::parse`] before anything is written, so `provider
 //! new` can never write a folder that `provider check` refuses.
+//!
+//! This is the one place where YAML is produced as text rather than from objects, on purpose:
+//! the scaffold's comments are its documentation and would not survive a round trip through
+//! objects. The only values substituted are the name, already checked to be a DNS label, and
+//! an images.json key made of its letters and digits: neither can add a line or a field.
 
 use crate::inputs::provider_dir::FolderText;
 use crate::output::{File, PUBLIC_MODE, Tree};

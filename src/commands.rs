@@ -40,12 +40,17 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
 
 /// Reads the inputs and renders them in memory, with no output I/O.
 pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
-    let cfg = ClusterConfig::load(files)?;
+    render_config(&ClusterConfig::load(files)?, catalogue)
+}
+
+/// Renders inputs already read: the pure part of a render (no I/O), picking the provider for
+/// the Infrastructure's platform from `catalogue`.
+pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select(
         &cfg.infrastructure.platform,
         &cfg.infrastructure.azure_cloud_name,
     ) {
-        Selection::Provider(provider) => crate::render::render(&cfg, provider, &catalogue.common),
+        Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
         Selection::NoCcm(reason) => Ok(Rendered {
             warnings: vec![format!("{reason}; rendering nothing")],
             ..Rendered::default()
@@ -65,8 +70,10 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         apiserver: args.apiserver.clone(),
         namespace: args.namespace.clone(),
     };
-    let catalogue = Catalogue::builtin()?;
-    let rendered = render_in_memory(&files, &catalogue)?;
+    let cfg = ClusterConfig::load(&files)?;
+    // Only the providers of this platform: parsing the others is most of a render's cost.
+    let catalogue = Catalogue::builtin_for(&cfg.infrastructure.platform)?;
+    let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let report = crate::output::write(&tree, &args.dest_dir)?;
     for warning in &rendered.warnings {

@@ -58,6 +58,15 @@ fn load(platform: &str) -> ClusterConfig {
     ClusterConfig::load(&files).expect("conformance inputs load")
 }
 
+/// The catalogue a render of `cfg` loads.
+fn catalogue_for(cfg: &ClusterConfig) -> Catalogue {
+    Catalogue::builtin_for(
+        &cfg.infrastructure.platform,
+        &cfg.infrastructure.azure_cloud_name,
+    )
+    .expect("catalogue")
+}
+
 /// Whether divan is benchmarking (`cargo bench` passes `--bench`) rather than testing each
 /// benchmark once (`cargo test`).
 fn benchmarking() -> bool {
@@ -65,12 +74,12 @@ fn benchmarking() -> bool {
 }
 
 mod render {
-    use super::{Bencher, Catalogue, PLATFORMS, black_box, load, render_config};
+    use super::{Bencher, PLATFORMS, black_box, catalogue_for, load, render_config};
 
     #[divan::bench(args = PLATFORMS)]
     fn pure(bencher: Bencher, platform: &str) {
         let cfg = load(platform);
-        let catalogue = Catalogue::builtin_for(&cfg.infrastructure.platform).expect("catalogue");
+        let catalogue = catalogue_for(&cfg);
         bencher.bench_local(|| render_config(black_box(&cfg), &catalogue).expect("renders"));
     }
 
@@ -78,7 +87,7 @@ mod render {
     #[divan::bench(args = PLATFORMS)]
     fn to_files(bencher: Bencher, platform: &str) {
         let cfg = load(platform);
-        let catalogue = Catalogue::builtin_for(&cfg.infrastructure.platform).expect("catalogue");
+        let catalogue = catalogue_for(&cfg);
         bencher.bench_local(|| {
             let rendered = render_config(black_box(&cfg), &catalogue).expect("renders");
             ccm_render::output::tree(&rendered).expect("lays out")
@@ -89,10 +98,14 @@ mod render {
 mod catalogue {
     use super::{Catalogue, black_box};
 
-    /// What `ccm-render render` loads: the providers of one platform (two for Azure).
-    #[divan::bench(args = ["AWS", "Azure", "VSphere"])]
+    /// What `ccm-render render` loads: the provider of one platform.
+    #[divan::bench(args = ["AWS", "Azure", "AzureStackCloud", "VSphere"])]
     fn builtin_for(platform: &str) -> Catalogue {
-        Catalogue::builtin_for(black_box(platform)).expect("catalogue")
+        let (platform, cloud) = match platform {
+            "AzureStackCloud" => ("Azure", platform),
+            _ => (platform, ""),
+        };
+        Catalogue::builtin_for(black_box(platform), cloud).expect("catalogue")
     }
 
     /// Every provider, as `ccm-render platforms` loads them.
@@ -132,7 +145,7 @@ fn transform(bencher: Bencher, platform: &str) {
         .map(|(_, kind)| *kind)
         .expect("listed");
     // The transform the platform's provider names, so this table cannot drift from assets/.
-    let catalogue = Catalogue::builtin_for(&cfg.infrastructure.platform).expect("catalogue");
+    let catalogue = catalogue_for(&cfg);
     let Selection::Provider(provider) = catalogue.select(
         &cfg.infrastructure.platform,
         &cfg.infrastructure.azure_cloud_name,

@@ -71,8 +71,11 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         namespace: args.namespace.clone(),
     };
     let cfg = ClusterConfig::load(&files)?;
-    // Only the providers of this platform: parsing the others is most of a render's cost.
-    let catalogue = Catalogue::builtin_for(&cfg.infrastructure.platform)?;
+    // Only the provider of this platform: parsing the others is most of a render's cost.
+    let catalogue = Catalogue::builtin_for(
+        &cfg.infrastructure.platform,
+        &cfg.infrastructure.azure_cloud_name,
+    )?;
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let report = crate::output::write(&tree, &args.dest_dir)?;

@@ -184,72 +184,114 @@ pub enum Selection<'a> {
 impl Catalogue {
     /// The providers built into the binary.
     pub fn builtin() -> Result<Self> {
-        Self::builtin_where(|_| true)
-    }
-
-    /// The built-in providers that serve `platform` (its `status.platformStatus.type`), and the
-    /// common objects: all that a render of that platform reads, so [`Catalogue::select`] gives
-    /// the same answer as on the whole catalogue. Parsing the manifests of all nine providers was
-    /// about 90% of the instructions of a whole `ccm-render render` (callgrind); every descriptor
-    /// is still read, to know its platform.
-    pub fn builtin_for(platform: &str) -> Result<Self> {
-        Self::builtin_where(|spec| spec.platform == platform)
-    }
-
-    fn builtin_where(wanted: impl Fn(&ProviderSpec) -> bool) -> Result<Self> {
         let mut providers = BTreeMap::new();
-        for dir in ASSETS.dirs() {
+        for dir in provider_dirs("")? {
             let name = dir_name(dir)?;
-            if name == COMMON {
-                continue;
-            }
-            let descriptor =
-                load_descriptor(dir).with_context(|| format!("built-in provider {name}"))?;
-            if !wanted(&descriptor.spec) {
-                continue;
-            }
-            let provider = load_provider(dir, descriptor)
+            let provider = load_descriptor(dir)
+                .and_then(|descriptor| load_provider(dir, descriptor))
                 .with_context(|| format!("built-in provider {name}"))?;
             providers.insert(name.to_string(), provider);
         }
-        let common_dir = ASSETS
-            .get_dir(COMMON)
-            .ok_or_else(|| anyhow!("built-in assets lack the {COMMON}/ folder"))?;
-        let common = Common {
-            pod_disruption_budget: parse_asset(common_dir, "common/poddisruptionbudget.yaml")?,
-            service: parse_asset(common_dir, "common/service.yaml")?,
-        };
-        Ok(Self { providers, common })
+        Ok(Self {
+            providers,
+            common: load_common()?,
+        })
+    }
+
+    /// The built-in provider that renders an Infrastructure of `platform` (and, for Azure, of
+    /// `azure_cloud_name`), alone, with the common objects: [`Catalogue::select`] on it gives
+    /// what it gives on the whole catalogue.
+    ///
+    /// Parsing the YAML of every provider was about 90% of the instructions of a whole
+    /// `ccm-render render` (callgrind), so only the descriptors of the folders whose name starts
+    /// with the platform in lower case are read (`azure` and `azurestackhub` for `Azure`;
+    /// `check_provider` makes every provider follow that rule), and only the chosen provider's
+    /// manifests are parsed.
+    pub fn builtin_for(platform: &str, azure_cloud_name: &str) -> Result<Self> {
+        let mut candidates = Vec::new();
+        for dir in provider_dirs(&platform.to_ascii_lowercase())? {
+            let name = dir_name(dir)?;
+            let descriptor =
+                load_descriptor(dir).with_context(|| format!("built-in provider {name}"))?;
+            candidates.push((name, dir, descriptor));
+        }
+        let chosen = pick(
+            candidates.iter().map(|(name, _, d)| (*name, &d.spec)),
+            platform,
+            azure_cloud_name,
+        )
+        .map(str::to_string);
+        let mut providers = BTreeMap::new();
+        for (name, dir, descriptor) in candidates {
+            if chosen.as_deref() == Some(name) {
+                let provider = load_provider(dir, descriptor)
+                    .with_context(|| format!("built-in provider {name}"))?;
+                providers.insert(name.to_string(), provider);
+            }
+        }
+        Ok(Self {
+            providers,
+            common: load_common()?,
+        })
     }
 
     /// Picks the provider for an Infrastructure's platform (CCCMO pkg/cloud/cloud.go
     /// `getAssetsConstructor`): by `platformStatus.type`, and for Azure by cloud name, the
     /// provider that names the cloud winning over the one that does not.
     pub fn select(&self, platform: &str, azure_cloud_name: &str) -> Selection<'_> {
-        let matching: Vec<&Provider> = self
-            .providers
-            .values()
-            .filter(|p| p.spec().platform == platform)
-            .filter(|p| {
-                p.spec()
-                    .azure_cloud_name
-                    .as_deref()
-                    .is_none_or(|c| c == azure_cloud_name)
-            })
-            .collect();
-        if let Some(specific) = matching
-            .iter()
-            .find(|p| p.spec().azure_cloud_name.is_some())
+        let specs = self.providers.iter().map(|(n, p)| (n.as_str(), p.spec()));
+        if let Some(provider) =
+            pick(specs, platform, azure_cloud_name).and_then(|name| self.providers.get(name))
         {
-            return Selection::Provider(specific);
-        }
-        if let Some(any) = matching.first() {
-            return Selection::Provider(any);
+            return Selection::Provider(provider);
         }
         Selection::NoCcm(format!(
             "platform {platform} has no cloud controller manager that ccm-render renders"
         ))
     }
+}
+
+/// The name of the provider that [`Catalogue::select`] picks among `(name, spec)` pairs.
+fn pick<'a>(
+    specs: impl Iterator<Item = (&'a str, &'a ProviderSpec)>,
+    platform: &str,
+    azure_cloud_name: &str,
+) -> Option<&'a str> {
+    let matching: Vec<(&str, &ProviderSpec)> = specs
+        .filter(|(_, spec)| spec.platform == platform)
+        .filter(|(_, spec)| {
+            spec.azure_cloud_name
+                .as_deref()
+                .is_none_or(|c| c == azure_cloud_name)
+        })
+        .collect();
+    matching
+        .iter()
+        .find(|(_, spec)| spec.azure_cloud_name.is_some())
+        .or(matching.first())
+        .map(|(name, _)| *name)
+}
+
+/// The provider folders (every asset folder but `common/`) whose name starts with `prefix`.
+fn provider_dirs(prefix: &str) -> Result<Vec<&'static Dir<'static>>> {
+    let mut dirs = Vec::new();
+    for dir in ASSETS.dirs() {
+        let name = dir_name(dir)?;
+        if name != COMMON && name.starts_with(prefix) {
+            dirs.push(dir);
+        }
+    }
+    Ok(dirs)
+}
+
+fn load_common() -> Result<Common> {
+    let common_dir = ASSETS
+        .get_dir(COMMON)
+        .ok_or_else(|| anyhow!("built-in assets lack the {COMMON}/ folder"))?;
+    Ok(Common {
+        pod_disruption_budget: parse_asset(common_dir, "common/poddisruptionbudget.yaml")?,
+        service: parse_asset(common_dir, "common/service.yaml")?,
+    })
 }
 
 fn dir_name<'a>(dir: &'a Dir<'a>) -> Result<&'a str> {
@@ -327,6 +369,13 @@ fn check_provider(provider: &Provider, folder: &str) -> Result<()> {
     if !crate::inputs::infrastructure::KNOWN_PLATFORMS.contains(&d.spec.platform.as_str()) {
         bail!(
             "provider.yaml: spec.platform: unknown platform {:?}",
+            d.spec.platform
+        );
+    }
+    // Catalogue::builtin_for finds a platform's providers by this rule, without parsing others.
+    if !folder.starts_with(&d.spec.platform.to_ascii_lowercase()) {
+        bail!(
+            "the provider folder {folder:?} must start with its spec.platform {:?} in lower case",
             d.spec.platform
         );
     }
@@ -408,34 +457,39 @@ mod tests {
             Selection::Provider(p) => p.name().to_string(),
             Selection::NoCcm(r) => r,
         };
-        for (platform, cloud) in [
-            ("AWS", ""),
-            ("Azure", "AzureStackCloud"),
-            ("Azure", "AzurePublicCloud"),
-            ("Azure", ""),
-            ("VSphere", ""),
-            ("BareMetal", ""),
-        ] {
-            let only = Catalogue::builtin_for(platform).expect("loads");
-            assert_eq!(
-                name(only.select(platform, cloud)),
-                name(whole.select(platform, cloud)),
-                "{platform} {cloud}"
-            );
-            assert!(
-                only.providers
-                    .values()
-                    .all(|p| p.spec().platform == platform)
-            );
-            assert_eq!(only.common, whole.common);
+        for platform in crate::inputs::infrastructure::KNOWN_PLATFORMS {
+            for cloud in ["", "AzurePublicCloud", "AzureStackCloud"] {
+                let only = Catalogue::builtin_for(platform, cloud).expect("loads");
+                let picked = name(only.select(platform, cloud));
+                assert_eq!(
+                    picked,
+                    name(whole.select(platform, cloud)),
+                    "{platform} {cloud}"
+                );
+                let loaded: Vec<&String> = only.providers.keys().collect();
+                if whole.providers.contains_key(&picked) {
+                    assert_eq!(loaded, [&picked], "{platform} {cloud}: only the one used");
+                } else {
+                    assert!(loaded.is_empty(), "{platform} {cloud}: {loaded:?}");
+                }
+                assert_eq!(only.common, whole.common);
+            }
         }
-        assert_eq!(
-            Catalogue::builtin_for("Azure")
-                .expect("loads")
-                .providers
-                .len(),
-            2
+    }
+
+    #[test]
+    fn a_provider_folder_must_start_with_its_platform() {
+        let mut catalogue = Catalogue::builtin().expect("loads");
+        let mut aws = catalogue.providers.remove("aws").expect("aws");
+        aws.descriptor.metadata.name = "amazon".to_string();
+        let err = check_provider(&aws, "amazon").expect_err("misnamed folder");
+        assert!(
+            err.to_string()
+                .contains("\"amazon\" must start with its spec.platform \"AWS\""),
+            "{err}"
         );
+        aws.descriptor.metadata.name = "aws-next".to_string();
+        assert!(check_provider(&aws, "aws-next").is_ok());
     }
 
     #[test]

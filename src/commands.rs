@@ -47,8 +47,9 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
     render_config(&ClusterConfig::load(files)?, catalogue)
 }
 
-/// Renders a loaded configuration, with no I/O.
-fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
+/// Renders inputs already read: the pure part of a render (no I/O), picking the provider for
+/// the Infrastructure's platform from `catalogue`.
+pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
         Selection::NoCcm(reason) => Ok(Rendered {
@@ -78,8 +79,12 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
     };
-    let catalogue = load_catalogue(args.provider_dir.as_deref())?;
     let cfg = ClusterConfig::load(&files)?;
+    let catalogue = match args.provider_dir.as_deref() {
+        // Only the provider of this platform: parsing the others was most of a render's cost.
+        None => Catalogue::builtin_for(&cfg.infrastructure)?,
+        Some(dir) => load_catalogue(Some(dir))?,
+    };
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     for warning in &rendered.warnings {

@@ -16,6 +16,7 @@
 //! with go-ini's backticks or triple quotes, which gcfg cannot read (spec §9.3).
 
 use anyhow::{Result, bail};
+use std::collections::HashMap;
 
 /// One `key = value` line. `value` is `None` for a blank key (a name without `=`), which gcfg
 /// reads as `true` for booleans and as "clear the list" for multi-valued keys.
@@ -233,6 +234,7 @@ pub fn parse(text: &str) -> Result<(Ini, Vec<String>)> {
         pos: 0,
         line: 1,
         ini: Ini::default(),
+        sections: HashMap::new(),
         notes: Vec::new(),
     }
     .run()
@@ -243,6 +245,10 @@ struct Parser {
     pos: usize,
     line: usize,
     ini: Ini,
+    /// Index of each section read so far in `ini.sections`, by (ASCII-lowercased name, sub): the
+    /// same match as [`Section::is`], in constant time. A linear search per header made parsing
+    /// quadratic in the number of sections (1.9 s for 4,000 `[ServiceOverride]`s).
+    sections: HashMap<(String, Option<String>), usize>,
     notes: Vec<String>,
 }
 
@@ -362,11 +368,16 @@ impl Parser {
         }
         self.bump();
         self.end_of_line("a section header")?;
-        Ok(position_or_push(
-            &mut self.ini.sections,
-            &name,
-            sub.as_deref(),
-        ))
+        // gcfg merges a section that appears twice into the first one.
+        let sections = &mut self.ini.sections;
+        let index = *self
+            .sections
+            .entry((name.to_ascii_lowercase(), sub.clone()))
+            .or_insert_with(|| {
+                sections.push(Section::new(&name, sub.as_deref()));
+                sections.len() - 1
+            });
+        Ok(index)
     }
 
     fn quoted_subsection(&mut self) -> Result<String> {
@@ -528,6 +539,15 @@ mod tests {
         let global = ini.section("Global", None).expect("global");
         assert_eq!(global.get("a"), Some("2"));
         assert_eq!(global.get("B"), Some("3"));
+    }
+
+    #[test]
+    fn subsections_merge_by_exact_name_in_file_order() {
+        let ini = parsed("[S \"a\"]\nk = 1\n[S \"A\"]\n[s \"a\"]\nk = 2\n[T]\n[S \"A\"]\nj = 3\n");
+        let headers: Vec<String> = ini.sections.iter().map(Section::header).collect();
+        assert_eq!(headers, [r#"[S "a"]"#, r#"[S "A"]"#, "[T]"]);
+        assert_eq!(ini.sections[0].get("k"), Some("2"));
+        assert_eq!(ini.sections[1].get("j"), Some("3"));
     }
 
     #[test]

@@ -106,6 +106,18 @@ fn help_of_every_command_shows_real_examples() {
             vec!["completions", "--help"],
             file!["snapshots/cmd/completions-help.txt"],
         ),
+        (
+            vec!["provider", "--help"],
+            file!["snapshots/cmd/provider-help.txt"],
+        ),
+        (
+            vec!["provider", "new", "--help"],
+            file!["snapshots/cmd/provider-new-help.txt"],
+        ),
+        (
+            vec!["provider", "check", "--help"],
+            file!["snapshots/cmd/provider-check-help.txt"],
+        ),
     ] {
         ccm_render(None)
             .args(&args)
@@ -539,4 +551,45 @@ fn check_with_bad_input_or_a_file_as_dest_is_exit_2_and_touches_nothing() {
         .assert()
         .code(2)
         .stderr_eq("error: --dest-dir [DEST]: exists and is not a directory\n");
+}
+
+#[test]
+fn provider_new_then_check_succeeds_and_a_broken_folder_exits_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    ccm_render(Some(dir.path()))
+        .args(["provider", "new", "acme", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .code(0)
+        .stdout_eq("")
+        .stderr_eq(file!["snapshots/cmd/provider-new.stderr.txt"]);
+    let folder = dir.path().join("acme");
+    ccm_render(Some(dir.path()))
+        .args(["provider", "check"])
+        .arg(&folder)
+        .assert()
+        .code(0)
+        .stdout_eq(file!["snapshots/cmd/provider-check.txt"])
+        .stderr_eq("");
+    // A second `new` never overwrites.
+    ccm_render(Some(dir.path()))
+        .args(["provider", "new", "acme", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2);
+    // An unknown field in the descriptor: exit 2, the file and the field named.
+    let descriptor = folder.join("provider.yaml");
+    let text = std::fs::read_to_string(&descriptor).expect("read");
+    std::fs::write(
+        &descriptor,
+        text.replace("  cloudProvider:", "  cloudProvder:"),
+    )
+    .expect("write");
+    ccm_render(Some(dir.path()))
+        .args(["provider", "check"])
+        .arg(&folder)
+        .assert()
+        .code(2)
+        .stdout_eq("")
+        .stderr_eq(file!["snapshots/cmd/provider-check-broken.stderr.txt"]);
 }

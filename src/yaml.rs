@@ -28,8 +28,11 @@ fn read_options() -> serde_saphyr::Options {
             max_aliases: 1_000,
             max_total_scalar_bytes: 64 * 1024 * 1024,
         },
+        // Kubernetes manifests seldom use aliases at all; 10 000 replayed events (a few hundred
+        // KiB of expanded YAML) is far more than a real one needs, and bounds an alias bomb to
+        // milliseconds.
         alias_limits: serde_saphyr::alias_limits! {
-            max_total_replayed_events: 100_000,
+            max_total_replayed_events: 10_000,
             max_alias_expansions_per_anchor: 100,
         },
         with_snippet: false,
@@ -43,7 +46,7 @@ fn read_options() -> serde_saphyr::Options {
 pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
     let docs: Vec<Option<serde_json::Value>> =
         serde_saphyr::from_multiple_with_options(text, read_options())
-            .map_err(|err| anyhow::anyhow!("{}", one_line(&err.to_string())))?;
+            .map_err(|err| anyhow::anyhow!("{}", describe(&err)))?;
     Ok(docs
         .into_iter()
         .flatten()
@@ -55,7 +58,53 @@ pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
 /// descriptors, which are trusted but still checked).
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
     serde_saphyr::from_str_with_options(text, read_options())
-        .map_err(|err| anyhow::anyhow!("{}", one_line(&err.to_string())))
+        .map_err(|err| anyhow::anyhow!("{}", describe(&err)))
+}
+
+/// One line saying what is wrong and where. The limits this module sets get words of their own
+/// (the parser's text for them names its options and debug structures, which mean nothing to
+/// whoever wrote the input); everything else is the parser's own message.
+fn describe(err: &serde_saphyr::Error) -> String {
+    use serde_saphyr::Error;
+    use serde_saphyr::budget::BudgetBreach;
+    let err = err.without_snippet();
+    let limit = match err {
+        // An error met while replaying an alias wraps the error itself.
+        Error::AliasError { error, .. } => return describe(error),
+        Error::DuplicateMappingKey { key: Some(key), .. } => {
+            Some(format!("duplicate key {key:?} in one mapping"))
+        }
+        Error::DuplicateMappingKey { key: None, .. } => {
+            Some("duplicate key in one mapping".to_string())
+        }
+        Error::Budget {
+            breach: BudgetBreach::Depth { .. },
+            ..
+        } => Some(format!("nested more than {MAX_DEPTH} levels deep")),
+        Error::Budget {
+            breach: BudgetBreach::Documents { .. },
+            ..
+        } => Some(format!("more than {MAX_DOCUMENTS} documents")),
+        Error::Budget {
+            breach: BudgetBreach::Aliases { .. } | BudgetBreach::Anchors { .. },
+            ..
+        }
+        | Error::AliasReplayLimitExceeded { .. }
+        | Error::AliasExpansionLimitExceeded { .. }
+        | Error::AliasReplayStackDepthExceeded { .. }
+        | Error::AliasReplayCounterOverflow { .. } => {
+            Some("YAML aliases expand too far (an alias bomb?)".to_string())
+        }
+        Error::Budget { .. } => Some("too large or too complex".to_string()),
+        _ => None,
+    };
+    match (limit, err.location()) {
+        (Some(text), Some(at)) if at.line() > 0 => {
+            format!("{text} (line {}, column {})", at.line(), at.column())
+        }
+        (Some(text), _) => text,
+        (None, _) => one_line(&err.to_string()),
+    }
 }
 
 /// Serialises one value as a YAML document (no leading `---`), ending in a newline.
@@ -103,7 +152,10 @@ mod tests {
     #[test]
     fn duplicate_keys_are_an_error() {
         let err = documents("a: 1\na: 2\n").expect_err("duplicate key");
-        assert!(err.to_string().contains("duplicate"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "duplicate key \"a\" in one mapping (line 2, column 1)"
+        );
     }
 
     #[test]
@@ -141,12 +193,40 @@ mod tests {
                 }
             );
         }
-        assert!(documents(&bomb).is_err());
+        let err = documents(&bomb).expect_err("bomb");
+        assert!(
+            err.to_string().starts_with("YAML aliases expand too far"),
+            "{err}"
+        );
     }
 
     #[test]
     fn deep_nesting_is_refused() {
         let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
         assert!(documents(&deep).is_err());
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let err = documents(&deep).expect_err("too deep");
+        assert!(
+            err.to_string().starts_with("nested more than 64 levels deep"),
+            "{err}"
+        );
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(documents(&ok).is_ok());
+    }
+
+    #[test]
+    fn document_count_is_bounded() {
+        let many = "---\na: 1\n".repeat(MAX_DOCUMENTS + 1);
+        let err = documents(&many).expect_err("too many");
+        assert!(
+            err.to_string().starts_with("more than 1024 documents"),
+            "{err}"
+        );
+        assert_eq!(
+            documents(&"---\na: 1\n".repeat(MAX_DOCUMENTS))
+                .expect("at the limit")
+                .len(),
+            MAX_DOCUMENTS
+        );
     }
 }

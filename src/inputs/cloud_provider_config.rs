@@ -94,11 +94,22 @@ struct Metadata {
 
 /// Reads the cloud config source from a file.
 pub fn load(path: &Utf8Path) -> Result<Source> {
-    let text = read_text(path)?;
+    parse(read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     // A raw INI cloud.conf is usually not YAML at all, and a raw JSON or YAML one (Azure,
     // vSphere) has no `kind`: only a stream holding a ConfigMap is taken as one.
-    let Ok(docs) = crate::yaml::documents(&text) else {
-        return Ok(Source::Raw(text));
+    let docs = match crate::yaml::documents(&text) {
+        Ok(docs) => docs,
+        // A file with a top-level `kind:` line is a Kubernetes object however broken (no INI,
+        // JSON or vSphere YAML cloud config has one): report the YAML error, rather than let
+        // the transform read a broken ConfigMap as a cloud config.
+        Err(err) if text.lines().any(|line| line.starts_with("kind:")) => {
+            bail!("{path}: not valid YAML or JSON: {err}")
+        }
+        Err(_) => return Ok(Source::Raw(text)),
     };
     if !docs.iter().any(|d| kind_of(d) == "ConfigMap") {
         if let Some(kind) = docs.iter().map(kind_of).find(|k| !k.is_empty()) {
@@ -206,6 +217,16 @@ mod tests {
             .select("config", Utf8Path::new("c"))
             .expect("ok");
         assert_eq!(picked.text, "[Global]\n");
+    }
+
+    #[test]
+    fn broken_configmap_is_a_yaml_error_not_a_raw_config() {
+        let text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  config: a\n  config: b\n";
+        let err = load_text(text).expect_err("duplicate key");
+        assert!(
+            err.to_string().contains("duplicate key \"config\""),
+            "{err}"
+        );
     }
 
     #[test]

@@ -207,7 +207,8 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
         let err = documents(&deep).expect_err("too deep");
         assert!(
-            err.to_string().starts_with("nested more than 64 levels deep"),
+            err.to_string()
+                .starts_with("nested more than 64 levels deep"),
             "{err}"
         );
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));

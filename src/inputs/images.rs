@@ -47,8 +47,12 @@ impl Images {
 
 /// Reads images from a file holding either form.
 pub fn load(path: &Utf8Path) -> Result<Images> {
-    let text = read_text(path)?;
-    let docs = parse_documents(&text, path)?;
+    parse(&read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
+    let docs = parse_documents(text, path)?;
     let is_configmap_stream = docs.iter().any(|d| !kind_of(d).is_empty());
     let (object, origin) = if is_configmap_stream {
         let cm = pick_object(

@@ -171,7 +171,20 @@ pub fn load_object(
     preferred_names: &[&str],
 ) -> Result<Value> {
     let text = read_text(path)?;
-    let docs = parse_documents(&text, path)?;
+    object_from_text(&text, path, kind, group, versions, preferred_names)
+}
+
+/// [`load_object`] on text already read (`path` only names it in errors); the fuzz targets
+/// call it directly.
+pub fn object_from_text(
+    text: &str,
+    path: &Utf8Path,
+    kind: &str,
+    group: &str,
+    versions: &[&str],
+    preferred_names: &[&str],
+) -> Result<Value> {
+    let docs = parse_documents(text, path)?;
     let doc = pick_object(docs, kind, preferred_names, path)?;
     check_api_version(&doc, group, versions, path)?;
     Ok(doc)

@@ -64,7 +64,7 @@ impl Source {
         if let Some(text) = other_keys.remove(infrastructure_key) {
             return Ok(Selected { text, other_keys });
         }
-        let keys: Vec<&str> = data.keys().map(String::as_str).collect();
+        let keys: Vec<String> = data.keys().map(|key| super::shown(key)).collect();
         bail!(
             "{path}: ConfigMap {origin} has no key {infrastructure_key:?}, which the Infrastructure names in spec.cloudConfig.key (keys: {})",
             if keys.is_empty() {
@@ -113,7 +113,10 @@ pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     };
     if !docs.iter().any(|d| kind_of(d) == "ConfigMap") {
         if let Some(kind) = docs.iter().map(kind_of).find(|k| !k.is_empty()) {
-            bail!("{path}: holds a {kind}, expected a ConfigMap or a raw cloud config file");
+            bail!(
+                "{path}: holds a {}, expected a ConfigMap or a raw cloud config file",
+                super::shown(kind)
+            );
         }
         return Ok(Source::Raw(text));
     }
@@ -126,7 +129,11 @@ pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     super::check_api_version(&cm, "", &["v1"], path)?;
     let cm: ConfigMap = super::typed(&cm, path)?;
     Ok(Source::ConfigMap {
-        origin: format!("{}/{}", cm.metadata.namespace, cm.metadata.name),
+        origin: format!(
+            "{}/{}",
+            super::shown(&cm.metadata.namespace),
+            super::shown(&cm.metadata.name)
+        ),
         data: cm.data.unwrap_or_default(),
     })
 }

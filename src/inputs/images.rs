@@ -35,7 +35,7 @@ impl Images {
             // reported when a provider needs that key, not here.
             if !image.is_empty() {
                 crate::validate::image_reference(image)
-                    .map_err(|err| anyhow!("{origin}: {key}: {err}"))?;
+                    .map_err(|err| anyhow!("{origin}: {}: {err}", super::shown(key)))?;
             }
         }
         Ok(Self {
@@ -85,7 +85,11 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
     let mut entries = BTreeMap::new();
     for (key, value) in map {
         let Value::String(image) = value else {
-            bail!("{origin}: {key}: expected a string image reference, found {value}");
+            bail!(
+                "{origin}: {}: expected a string image reference, got {}",
+                super::shown(&key),
+                crate::json_fields::type_name(&value)
+            );
         };
         entries.insert(key, image);
     }

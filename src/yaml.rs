@@ -170,6 +170,111 @@ mod tests {
         }
     }
 
+    /// Strings that a YAML 1.1 reader (go-yaml v2, which Kubernetes tooling still uses) or a
+    /// YAML 1.2 one takes for something else when they are written plain.
+    const TRICKY: &[&str] = &[
+        "on",
+        "off",
+        "yes",
+        "no",
+        "y",
+        "n",
+        "Y",
+        "NO",
+        "On",
+        "true",
+        "False",
+        "null",
+        "Null",
+        "~",
+        "",
+        "0755",
+        "0o17",
+        "1e3",
+        "1E3",
+        "-1.5",
+        "+1",
+        "0x1F",
+        ".inf",
+        "-.Inf",
+        ".nan",
+        "1_000",
+        "12:30:00",
+        "2001-12-14",
+        "=",
+        "<<",
+        "-",
+        "?",
+        ":",
+        "- a",
+        "a: b",
+        "#x",
+        "&a",
+        "*a",
+        "!tag",
+        "%x",
+        "@x",
+        "`x",
+        "'",
+        "\"",
+        "a\nb",
+        "\ttab",
+        " lead",
+        "trail ",
+        "\u{85}",
+        "\u{feff}x",
+    ];
+
+    /// A reader that takes plain scalars the YAML 1.1 way: `on`/`yes`/… booleans and
+    /// leading-zero octal numbers.
+    fn read_as_yaml_1_1(text: &str) -> serde_json::Value {
+        let options = serde_saphyr::options! {
+            strict_booleans: false,
+            legacy_octal_numbers: true,
+        };
+        serde_saphyr::from_str_with_options(text, options).expect("parses")
+    }
+
+    #[test]
+    fn the_yaml_1_1_reader_of_these_tests_reads_yaml_1_1() {
+        assert_eq!(read_as_yaml_1_1("k: on\n")["k"], json!(true));
+        assert_eq!(read_as_yaml_1_1("k: 0755\n")["k"], json!(493));
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            proptest::sample::select(TRICKY).prop_map(|s| json!(s)),
+            any::<String>().prop_map(|s| json!(s)),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<bool>().prop_map(|b| json!(b)),
+            Just(serde_json::Value::Null),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            let key = prop_oneof![
+                proptest::sample::select(TRICKY).prop_map(str::to_string),
+                any::<String>()
+            ];
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                proptest::collection::vec((key, inner), 0..6)
+                    .prop_map(|pairs| serde_json::Value::Object(pairs.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// What to_string writes reads back as the same value, by this module's YAML 1.2
+        /// reader and by a YAML 1.1 one: every string stays a string.
+        #[test]
+        fn written_yaml_reads_back_the_same_under_yaml_1_1_and_1_2(value in json_value()) {
+            let value = json!({ "k": value });
+            let text = to_string(&value).expect("serialises");
+            proptest::prop_assert_eq!(documents(&text).expect("re-parses"), vec![value.clone()]);
+            proptest::prop_assert_eq!(read_as_yaml_1_1(&text), value);
+        }
+    }
+
     #[test]
     fn long_lines_are_not_folded() {
         let long = "x".repeat(300);

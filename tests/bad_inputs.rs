@@ -512,8 +512,15 @@ fn unknown_fields_are_tolerated_and_never_copied_into_the_output() {
                 "{platform}/infrastructure.yaml"
             )))),
         );
+        let cloud = write(
+            &format!("{platform}-cloud-provider-config.yaml"),
+            with_unknown_fields(&read(conformance(&format!(
+                "{platform}/cloud-provider-config.yaml"
+            )))),
+        );
         let mut inputs = good_inputs(platform);
         inputs[0].1 = infra;
+        inputs[2].1 = cloud;
         inputs[1].1.clone_from(&images_cm);
         inputs[3].1.clone_from(&network);
         inputs.extend([

@@ -3,9 +3,15 @@
 
 mod common;
 
-const BASE: common::Conformance = common::Conformance {
-    infrastructure: include_str!("../../testdata/conformance/azure/infrastructure.yaml"),
-    network: include_str!("../../testdata/conformance/network.yaml"),
+static BASE: common::Conformance = common::Conformance {
+    infrastructure: std::sync::LazyLock::new(|| {
+        common::document(include_str!(
+            "../../testdata/conformance/azure/infrastructure.yaml"
+        ))
+    }),
+    network: std::sync::LazyLock::new(|| {
+        common::document(include_str!("../../testdata/conformance/network.yaml"))
+    }),
 };
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

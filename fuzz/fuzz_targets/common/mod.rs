@@ -48,10 +48,16 @@ pub fn parts<const N: usize>(text: &str) -> [Option<&str>; N] {
     out
 }
 
-/// The conformance inputs a transform target starts from.
+/// The conformance inputs a transform target starts from, parsed once (parsing them for every
+/// input took most of the time).
 pub struct Conformance {
-    pub infrastructure: &'static str,
-    pub network: &'static str,
+    pub infrastructure: std::sync::LazyLock<serde_json::Value>,
+    pub network: std::sync::LazyLock<serde_json::Value>,
+}
+
+/// The first document of a conformance file.
+pub fn document(text: &str) -> serde_json::Value {
+    ccm_render::yaml::documents(text).expect("conformance input parses")[0].clone()
 }
 
 /// Runs the cloud config transform `kind` the way `render` does: the fuzz input is a
@@ -74,16 +80,14 @@ pub fn transform(kind: ccm_render::cloud_config::Transform, base: &Conformance, 
     let Some(selected) = check(source.select("config", path())) else {
         return;
     };
-    let first_document = |given: Option<&str>, fallback: &str| {
+    let first_document = |given: Option<&str>, fallback: &serde_json::Value| {
         given
             .and_then(|t| ccm_render::yaml::documents(t).ok())
             .and_then(|docs| docs.into_iter().next())
-            .unwrap_or_else(|| {
-                ccm_render::yaml::documents(fallback).expect("conformance input parses")[0].clone()
-            })
+            .unwrap_or_else(|| fallback.clone())
     };
-    let infrastructure = first_document(infrastructure, base.infrastructure);
-    let network = first_document(network, base.network);
+    let infrastructure = first_document(infrastructure, &base.infrastructure);
+    let network = first_document(network, &base.network);
     let gates_on = data.len().is_multiple_of(2);
     let feature_enabled = |_: &str| gates_on;
     let ctx = Context {

@@ -356,3 +356,38 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     print_stdout(table.as_bytes())?;
     Ok(ExitStatus::Success)
 }
+
+/// What `main` prints for an error: `error: <message>`, then `  caused by: <message>` for each
+/// cause. Messages quote what they take from the input, but as a last guard any control
+/// character left (a line break that would forge an `error:` line, a terminal escape) is
+/// printed escaped, so every message stays on its line.
+pub fn error_report(err: &anyhow::Error) -> String {
+    use std::fmt::Write as _;
+    let escape = |message: String| {
+        if message.chars().any(char::is_control) {
+            message.escape_default().to_string()
+        } else {
+            message
+        }
+    };
+    let mut report = String::new();
+    let _ = writeln!(report, "error: {}", escape(err.to_string()));
+    for cause in err.chain().skip(1) {
+        let _ = writeln!(report, "  caused by: {}", escape(cause.to_string()));
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_report_is_one_line_per_message() {
+        let err = anyhow::anyhow!("in.yaml: bad \"x\"\nerror: forged\u{1b}[2J").context("reading");
+        assert_eq!(
+            error_report(&err),
+            "error: reading\n  caused by: in.yaml: bad \\\"x\\\"\\nerror: forged\\u{1b}[2J\n"
+        );
+    }
+}

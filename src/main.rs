@@ -8,10 +8,7 @@ fn main() -> ExitCode {
     match ccm_render::run(cli) {
         Ok(status) => status.into(),
         Err(err) => {
-            eprintln!("error: {err}");
-            for cause in err.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
-            }
+            eprint!("{}", ccm_render::commands::error_report(&err));
             ExitCode::from(2)
         }
     }

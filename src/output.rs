@@ -217,7 +217,21 @@ pub fn check_dest(dest: &Utf8Path) -> Result<()> {
     match std::fs::metadata(dest) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(err) if missing(&err) => {
+            // The nearest existing ancestor must be a directory, or nothing can be created.
+            let mut ancestor = dest.parent();
+            while let Some(dir) = ancestor {
+                match std::fs::metadata(dir) {
+                    Ok(meta) if meta.is_dir() => return Ok(()),
+                    Ok(_) => bail!("--dest-dir {dest}: {dir} exists and is not a directory"),
+                    Err(err) if missing(&err) => {
+                        ancestor = dir.parent();
+                    }
+                    Err(err) => bail!("--dest-dir {dest}: {dir}: {err}"),
+                }
+            }
+            Ok(())
+        }
         Err(err) => Err(anyhow!("--dest-dir {dest}: {err}")),
     }
 }
@@ -389,6 +403,14 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
     Ok(stale)
 }
 
+/// Whether a path does not exist (also when a file stands where a folder of the path should).
+fn missing(err: &std::io::Error) -> bool {
+    matches!(
+        err.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
+}
+
 /// An undo step, recorded as the write goes.
 enum Undo {
     Restore(Utf8PathBuf, File),
@@ -476,10 +498,10 @@ fn remove_files(
 }
 
 fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<WriteReport> {
-    create_dir(dest, undo)?;
+    create_root(dest, undo)?;
     for folder in &tree.folders {
         let dir = dest.join(folder);
-        let created = create_dir(&dir, undo)?;
+        let created = create_dir(dest, &dir, undo)?;
         if created && *folder == SECRETS {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(SECRETS_DIR_MODE))
                 .with_context(|| format!("--dest-dir: setting the mode of {dir}"))?;
@@ -490,7 +512,7 @@ fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<Wri
     for (relative, file) in &tree.files {
         let path = dest.join(relative);
         if let Some(parent) = path.parent() {
-            create_dir(parent, undo)?;
+            create_dir(dest, parent, undo)?;
             touched_dirs.insert(parent.to_owned());
         }
         let previous = read_existing(&path)?;
@@ -516,21 +538,49 @@ fn write_inner(tree: &Tree, dest: &Utf8Path, undo: &mut Vec<Undo>) -> Result<Wri
     Ok(report)
 }
 
-/// Creates `dir` (and missing parents); true when `dir` itself was created.
-fn create_dir(dir: &Utf8Path, undo: &mut Vec<Undo>) -> Result<bool> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.is_dir() => return Ok(false),
-        Ok(meta) if meta.file_type().is_symlink() => {
-            bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
-        }
+/// Creates `--dest-dir` and its missing ancestors. The user named this path, so symbolic links
+/// on the way to it (and `--dest-dir` itself being one) are followed; below it, nothing is.
+fn create_root(dir: &Utf8Path, undo: &mut Vec<Undo>) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
         Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
         Err(err) => bail!("--dest-dir: {dir}: {err}"),
     }
+    if std::fs::symlink_metadata(dir).is_ok() {
+        bail!("--dest-dir: {dir} is a symbolic link to nowhere");
+    }
     if let Some(parent) = dir.parent()
         && !parent.as_str().is_empty()
     {
-        create_dir(parent, undo)?;
+        create_root(parent, undo)?;
+    }
+    std::fs::create_dir(dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
+    undo.push(Undo::RemoveDir(dir.to_owned()));
+    Ok(())
+}
+
+/// Creates a directory below `root` (and its missing ancestors up to `root`), refusing symbolic
+/// links: a link planted in the output tree must not send a manifest elsewhere.
+/// True when `dir` itself was created.
+fn create_dir(root: &Utf8Path, dir: &Utf8Path, undo: &mut Vec<Undo>) -> Result<bool> {
+    if dir == root {
+        return Ok(false);
+    }
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
+        }
+        Ok(meta) if meta.is_dir() => return Ok(false),
+        Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => bail!("--dest-dir: {dir}: {err}"),
+    }
+    match dir.parent() {
+        Some(parent) if parent.starts_with(root) => {
+            create_dir(root, parent, undo)?;
+        }
+        _ => bail!("--dest-dir: {dir} is not below {root}"),
     }
     std::fs::create_dir(dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
     undo.push(Undo::RemoveDir(dir.to_owned()));

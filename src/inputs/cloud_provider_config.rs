@@ -64,7 +64,7 @@ impl Source {
         if let Some(text) = other_keys.remove(infrastructure_key) {
             return Ok(Selected { text, other_keys });
         }
-        let keys: Vec<&str> = data.keys().map(String::as_str).collect();
+        let keys: Vec<String> = data.keys().map(|key| super::shown(key)).collect();
         bail!(
             "{path}: ConfigMap {origin} has no key {infrastructure_key:?}, which the Infrastructure names in spec.cloudConfig.key (keys: {})",
             if keys.is_empty() {
@@ -94,15 +94,29 @@ struct Metadata {
 
 /// Reads the cloud config source from a file.
 pub fn load(path: &Utf8Path) -> Result<Source> {
-    let text = read_text(path)?;
+    parse(read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     // A raw INI cloud.conf is usually not YAML at all, and a raw JSON or YAML one (Azure,
     // vSphere) has no `kind`: only a stream holding a ConfigMap is taken as one.
-    let Ok(docs) = crate::yaml::documents(&text) else {
-        return Ok(Source::Raw(text));
+    let docs = match crate::yaml::documents(&text) {
+        Ok(docs) => docs,
+        // A file with a top-level `kind:` line is a Kubernetes object however broken (no INI,
+        // JSON or vSphere YAML cloud config has one): report the YAML error, rather than let
+        // the transform read a broken ConfigMap as a cloud config.
+        Err(err) if text.lines().any(|line| line.starts_with("kind:")) => {
+            bail!("{path}: not valid YAML or JSON: {err}")
+        }
+        Err(_) => return Ok(Source::Raw(text)),
     };
     if !docs.iter().any(|d| kind_of(d) == "ConfigMap") {
         if let Some(kind) = docs.iter().map(kind_of).find(|k| !k.is_empty()) {
-            bail!("{path}: holds a {kind}, expected a ConfigMap or a raw cloud config file");
+            bail!(
+                "{path}: holds a {}, expected a ConfigMap or a raw cloud config file",
+                super::shown(kind)
+            );
         }
         return Ok(Source::Raw(text));
     }
@@ -115,7 +129,11 @@ pub fn load(path: &Utf8Path) -> Result<Source> {
     super::check_api_version(&cm, "", &["v1"], path)?;
     let cm: ConfigMap = super::typed(&cm, path)?;
     Ok(Source::ConfigMap {
-        origin: format!("{}/{}", cm.metadata.namespace, cm.metadata.name),
+        origin: format!(
+            "{}/{}",
+            super::shown(&cm.metadata.namespace),
+            super::shown(&cm.metadata.name)
+        ),
         data: cm.data.unwrap_or_default(),
     })
 }
@@ -206,6 +224,16 @@ mod tests {
             .select("config", Utf8Path::new("c"))
             .expect("ok");
         assert_eq!(picked.text, "[Global]\n");
+    }
+
+    #[test]
+    fn broken_configmap_is_a_yaml_error_not_a_raw_config() {
+        let text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  config: a\n  config: b\n";
+        let err = load_text(text).expect_err("duplicate key");
+        assert!(
+            err.to_string().contains("duplicate key \"config\""),
+            "{err}"
+        );
     }
 
     #[test]

@@ -35,7 +35,7 @@ impl Images {
             // reported when a provider needs that key, not here.
             if !image.is_empty() {
                 crate::validate::image_reference(image)
-                    .map_err(|err| anyhow!("{origin}: {key}: {err}"))?;
+                    .map_err(|err| anyhow!("{origin}: {}: {err}", super::shown(key)))?;
             }
         }
         Ok(Self {
@@ -47,8 +47,12 @@ impl Images {
 
 /// Reads images from a file holding either form.
 pub fn load(path: &Utf8Path) -> Result<Images> {
-    let text = read_text(path)?;
-    let docs = parse_documents(&text, path)?;
+    parse(&read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
+    let docs = parse_documents(text, path)?;
     let is_configmap_stream = docs.iter().any(|d| !kind_of(d).is_empty());
     let (object, origin) = if is_configmap_stream {
         let cm = pick_object(
@@ -81,7 +85,11 @@ pub fn load(path: &Utf8Path) -> Result<Images> {
     let mut entries = BTreeMap::new();
     for (key, value) in map {
         let Value::String(image) = value else {
-            bail!("{origin}: {key}: expected a string image reference, found {value}");
+            bail!(
+                "{origin}: {}: expected a string image reference, got {}",
+                super::shown(&key),
+                crate::json_fields::type_name(&value)
+            );
         };
         entries.insert(key, image);
     }

@@ -1,7 +1,7 @@
 //! The `Infrastructure` object (`config.openshift.io/v1`, name `cluster`): the platform, the
 //! infrastructure name, the control-plane topology and where the cloud config lives.
 
-use super::{load_object, typed};
+use super::{object_from_text, read_text, typed};
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 use serde::Deserialize;
@@ -147,7 +147,13 @@ const TOPOLOGIES: &[&str] = &[
 
 /// Reads the Infrastructure from a file (YAML or JSON, possibly among other objects).
 pub fn load(path: &Utf8Path) -> Result<Infrastructure> {
-    let doc = load_object(
+    parse(&read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Infrastructure> {
+    let doc = object_from_text(
+        text,
         path,
         "Infrastructure",
         "config.openshift.io",

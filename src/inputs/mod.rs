@@ -82,7 +82,7 @@ pub fn pick_object(
                     if k.is_empty() {
                         "an object with no kind".to_string()
                     } else {
-                        k.to_string()
+                        shown(k)
                     }
                 })
                 .collect();
@@ -101,13 +101,28 @@ pub fn pick_object(
                     return Ok(candidates.swap_remove(i));
                 }
             }
-            let names: Vec<&str> = candidates.iter().map(name_of).collect();
+            let names: Vec<String> = candidates.iter().map(|d| shown(name_of(d))).collect();
             bail!(
                 "{path}: {} {kind} objects ({}); keep only the one to use",
                 candidates.len(),
                 names.join(", ")
             )
         }
+    }
+}
+
+/// An identifier read from an input, as an error message shows it: as it is when it looks like
+/// one (`ConfigMap`, `cloud-provider-config`), quoted and escaped otherwise, so that no input can
+/// put a line break (a forged `error:` line) or terminal control characters on stderr.
+pub fn shown(identifier: &str) -> String {
+    if !identifier.is_empty()
+        && identifier
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._/:".contains(&b))
+    {
+        identifier.to_string()
+    } else {
+        format!("{identifier:?}")
     }
 }
 
@@ -155,6 +170,12 @@ pub fn check_api_version(
 pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
     serde_path_to_error::deserialize(doc).map_err(|err| {
         let field = err.path().to_string();
+        // The path holds map keys from the input (`data.<key>`): never print a line break.
+        let field = if field.chars().any(char::is_control) {
+            format!("{field:?}")
+        } else {
+            field
+        };
         let inner = err.into_inner();
         if field == "." {
             anyhow!("{path}: {inner}")
@@ -173,7 +194,20 @@ pub fn load_object(
     preferred_names: &[&str],
 ) -> Result<Value> {
     let text = read_text(path)?;
-    let docs = parse_documents(&text, path)?;
+    object_from_text(&text, path, kind, group, versions, preferred_names)
+}
+
+/// [`load_object`] on text already read (`path` only names it in errors); the fuzz targets
+/// call it directly.
+pub fn object_from_text(
+    text: &str,
+    path: &Utf8Path,
+    kind: &str,
+    group: &str,
+    versions: &[&str],
+    preferred_names: &[&str],
+) -> Result<Value> {
+    let docs = parse_documents(text, path)?;
     let doc = pick_object(docs, kind, preferred_names, path)?;
     check_api_version(&doc, group, versions, path)?;
     Ok(doc)
@@ -211,6 +245,26 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "in.yaml: no Proxy object (the file holds ConfigMap, Secret)"
+        );
+    }
+
+    #[test]
+    fn identifiers_from_the_input_cannot_break_the_error_line() {
+        let docs = vec![json!({"kind": "Proxy\nerror: forged"})];
+        let err = pick_object(docs, "Infrastructure", &[], p()).expect_err("missing");
+        assert_eq!(
+            err.to_string(),
+            "in.yaml: no Infrastructure object (the file holds \"Proxy\\nerror: forged\")"
+        );
+        let docs = vec![
+            json!({"kind": "Proxy", "metadata": {"name": "a\u{1b}[2J"}}),
+            json!({"kind": "Proxy", "metadata": {"name": "b"}}),
+        ];
+        let err = pick_object(docs, "Proxy", &[], p()).expect_err("ambiguous");
+        assert!(
+            err.to_string()
+                .contains("2 Proxy objects (\"a\\u{1b}[2J\", b)"),
+            "{err}"
         );
     }
 
@@ -263,6 +317,23 @@ mod tests {
         assert!(
             err.to_string()
                 .starts_with("in.yaml: status.name: invalid type"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn typed_errors_escape_a_field_path_with_line_breaks() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct S {
+            data: std::collections::BTreeMap<String, String>,
+        }
+        // Found by the cloud_provider_config fuzz target: a ConfigMap data key with a newline.
+        let err = typed::<S>(&json!({"data": {"a\nerror: forged": null}}), p())
+            .expect_err("null is not a string");
+        assert!(
+            err.to_string()
+                .starts_with("in.yaml: \"data.a\\nerror: forged\": invalid type: null"),
             "{err}"
         );
     }

@@ -1,6 +1,6 @@
 //! The cluster `Proxy` object (`config.openshift.io/v1`).
 
-use super::{load_object, typed};
+use super::{object_from_text, read_text, typed};
 use anyhow::{Result, anyhow};
 use camino::Utf8Path;
 use serde::Deserialize;
@@ -71,7 +71,19 @@ struct Doc {
 
 /// Reads the Proxy from a file.
 pub fn load(path: &Utf8Path) -> Result<Proxy> {
-    let doc = load_object(path, "Proxy", "config.openshift.io", &["v1"], &["cluster"])?;
+    parse(&read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
+    let doc = object_from_text(
+        text,
+        path,
+        "Proxy",
+        "config.openshift.io",
+        &["v1"],
+        &["cluster"],
+    )?;
     from_value(&doc, path)
 }
 

@@ -45,14 +45,7 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
     let mut manifests = Vec::with_capacity(provider.manifests.len() + 2);
     for object in &provider.manifests {
         let mut object = object.clone();
-        adjust(&mut object, cfg, provider).with_context(|| {
-            format!(
-                "rendering {} {} of provider {}",
-                crate::inputs::kind_of(&object),
-                crate::inputs::name_of(&object),
-                provider.name()
-            )
-        })?;
+        adjust(&mut object, cfg, provider)?;
         manifests.push(object);
     }
     manifests.extend(common_objects(cfg, provider, common));
@@ -229,7 +222,6 @@ const CLOUD_CA_KEY: &str = "ca-bundle.pem";
 
 /// Applies every common step to one provider object.
 fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Result<()> {
-    let spec = provider.spec();
     let platform = cfg.infrastructure.platform.as_str();
     let kind = crate::inputs::kind_of(object).to_string();
     set_platform_labels(object, platform);
@@ -243,6 +235,7 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
     let feature_gates = cfg.features.upstream_ccm_flag_value();
     let tls_flags = cfg.tls.flags();
     let is_workload = kind == "Deployment" || kind == "DaemonSet";
+    let object_name = crate::inputs::name_of(object).to_string();
     for (container, is_init) in containers_mut(object) {
         let name = set_image(
             container,
@@ -254,24 +247,24 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
         set_env_values(container, cfg, provider);
 
         if let Some(text) = container.pointer("/command/2").and_then(Value::as_str) {
-            let mut script = Script::parse(text);
-            script.set_flag("--leader-elect-resource-namespace=", &cfg.namespace)?;
-            if spec.upstream_feature_gates {
-                script.set_flag("--feature-gates=", &feature_gates)?;
-            }
-            for gated in &spec.feature_gated {
-                if !cfg.features.is_enabled(&gated.gate) {
-                    for flag in &gated.flags {
-                        script.remove(flag);
-                    }
-                }
-            }
-            if name == spec.tls.container && !is_init {
-                script
-                    .insert_before(&spec.tls.before, &tls_flags)
-                    .with_context(|| format!("placing TLS flags in container {name}"))?;
-            }
-            container["command"][2] = json!(script.to_string());
+            // Errors here are about the provider's script, not an input file (an input's
+            // images entry is reported by set_image with its file): say which object.
+            let edited = edit_script(
+                text,
+                cfg,
+                provider,
+                &feature_gates,
+                &tls_flags,
+                &name,
+                is_init,
+            )
+            .with_context(|| {
+                format!(
+                    "rendering {kind} {object_name} of provider {}",
+                    provider.name()
+                )
+            })?;
+            container["command"][2] = json!(edited);
         }
 
         // CCCMO substitution.go: proxy variables go to every container of a Deployment or
@@ -281,6 +274,37 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
         }
     }
     Ok(())
+}
+
+/// Sets the namespace, feature-gate and TLS flags in a container's script.
+fn edit_script(
+    text: &str,
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    feature_gates: &str,
+    tls_flags: &[String],
+    container: &str,
+    is_init: bool,
+) -> Result<String> {
+    let spec = provider.spec();
+    let mut script = Script::parse(text);
+    script.set_flag("--leader-elect-resource-namespace=", &cfg.namespace)?;
+    if spec.upstream_feature_gates {
+        script.set_flag("--feature-gates=", feature_gates)?;
+    }
+    for gated in &spec.feature_gated {
+        if !cfg.features.is_enabled(&gated.gate) {
+            for flag in &gated.flags {
+                script.remove(flag);
+            }
+        }
+    }
+    if container == spec.tls.container && !is_init {
+        script
+            .insert_before(&spec.tls.before, tls_flags)
+            .with_context(|| format!("placing TLS flags in container {container}"))?;
+    }
+    Ok(script.to_string())
 }
 
 /// A bootstrap static pod: the image from images.json and, since it calls the cloud's API

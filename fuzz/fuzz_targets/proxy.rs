@@ -1,0 +1,20 @@
+//! `--proxy`: every value accepted is a URL or a no-proxy list that cannot break a manifest.
+#![no_main]
+
+mod common;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Some(text) = common::text(data) else {
+        return;
+    };
+    if let Some(proxy) = common::check(ccm_render::inputs::proxy::parse(text, common::path())) {
+        for env in [&proxy.status, &proxy.spec] {
+            for (name, value) in env.variables() {
+                assert!(
+                    !value.chars().any(char::is_control) && !value.contains(' '),
+                    "{name}={value:?}"
+                );
+            }
+        }
+    }
+});

@@ -25,15 +25,23 @@ pub fn dns_label(value: &str) -> Result<()> {
     Ok(())
 }
 
-/// An RFC 1123 DNS subdomain: what Kubernetes accepts as the name of most objects (Secrets,
-/// ConfigMaps): dot-separated DNS labels, 253 characters at most.
+/// An RFC 1123 DNS subdomain, as Kubernetes checks the names of most objects (Secrets,
+/// ConfigMaps) and the installer the base domain (`k8s.io/apimachinery` `IsDNS1123Subdomain`):
+/// dot-separated labels of lower-case letters, digits and '-', 253 characters at most.
 pub fn dns_subdomain(value: &str) -> Result<()> {
-    if value.is_empty() || value.len() > 253 {
-        bail!("{value:?} must be 1 to 253 characters long");
+    if value.len() > 253 {
+        bail!("must be no more than 253 characters");
     }
-    if value.split('.').any(|label| dns_label(label).is_err()) {
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if !value.split('.').all(label_ok) {
         bail!(
-            "{value:?} is not a DNS subdomain (dot-separated lower-case labels of letters, digits and '-')"
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
         );
     }
     Ok(())

@@ -216,9 +216,10 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     if base_domain.is_empty() {
         bail!("baseDomain: required");
     }
-    dns_subdomain(base_domain).map_err(|e| anyhow!("baseDomain: {e}"))?;
+    crate::validate::dns_subdomain(base_domain).map_err(|e| anyhow!("baseDomain: {e}"))?;
     let cluster_domain = format!("{}.{base_domain}", d.metadata.name);
-    dns_subdomain(&cluster_domain).map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
+    crate::validate::dns_subdomain(&cluster_domain)
+        .map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
 
     let (control_plane_replicas, arbiter_replicas, compute_replicas) = replicas(&d)?;
     let networking = d.networking.clone().unwrap_or_default();
@@ -587,7 +588,7 @@ fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
             name.len()
         )));
     }
-    dns_subdomain(name).map_err(|e| bad(e.to_string()))?;
+    crate::validate::dns_subdomain(name).map_err(|e| bad(e.to_string()))?;
     match platform {
         Platform::Gcp(_) | Platform::Azure(_)
             if !name.starts_with(|c: char| c.is_ascii_lowercase()) =>
@@ -624,26 +625,6 @@ fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
     ) && name.contains('.')
     {
         return Err(bad("cluster name must not contain '.'".into()));
-    }
-    Ok(())
-}
-
-/// A DNS-1123 subdomain (`k8s.io/apimachinery` `IsDNS1123Subdomain`).
-fn dns_subdomain(value: &str) -> Result<()> {
-    if value.len() > 253 {
-        bail!("must be no more than 253 characters");
-    }
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    if !value.split('.').all(label_ok) {
-        bail!(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
-        );
     }
     Ok(())
 }

@@ -134,7 +134,7 @@ fn copy_tree(from: &Path, to: &Path) {
 fn prepopulated_template(base: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let (out, _) = run(&render_args(&good_inputs(base), dir.path()));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let edited = std::fs::read_dir(dir.path().join("manifests"))
         .expect("manifests")
         .next()
@@ -147,10 +147,6 @@ fn prepopulated_template(base: &str) -> tempfile::TempDir {
     dir
 }
 
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 /// Checks the failure contract for one run and returns its stderr.
 fn assert_failed_cleanly(
     what: &str,
@@ -160,7 +156,7 @@ fn assert_failed_cleanly(
     names: &str,
     message: &str,
 ) -> String {
-    let err = stderr_of(out);
+    let err = stderr(out);
     assert_eq!(out.status.code(), Some(status), "{what}: {err}");
     assert!(!err.contains("panicked"), "{what}: panicked: {err}");
     assert!(took < Duration::from_secs(1), "{what}: took {took:?}");
@@ -347,7 +343,7 @@ fn symbolic_links_inside_dest_dir_are_refused_and_their_targets_untouched() {
     // A file the render writes that links elsewhere.
     let dest = prepopulated_template("aws");
     let (out, _) = run(&aws_args(dest.path()));
-    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     let target = dest
         .path()
         .join("manifests/deployment-aws-cloud-controller-manager.yaml");
@@ -377,7 +373,7 @@ fn dest_dir_named_through_a_symbolic_link_is_the_folder_it_names() {
     std::os::unix::fs::symlink(real.path(), &link).expect("link");
     for dest in [link.clone(), link.join("nested/out")] {
         let (out, _) = run(&aws_args(&dest));
-        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert!(out.status.success(), "{}", stderr(&out));
         assert!(dest.join("manifests").is_dir());
     }
     assert!(real.path().join("nested/out/config/cloud.conf").is_file());
@@ -434,11 +430,7 @@ fn modes_are_0644_for_manifests_and_0600_for_config_and_a_rerun_rewrites_nothing
     let conf = dest.path().join("config/cloud.conf");
     let conf_identity = identity(&conf);
     let (out, _) = run(&args);
-    assert!(
-        stderr_of(&out).contains("(0 written"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert!(stderr(&out).contains("(0 written"), "{}", stderr(&out));
     assert_eq!(snapshot(dest.path()), first);
     assert_eq!(identity(&conf), conf_identity, "cloud.conf was rewritten");
 
@@ -530,7 +522,7 @@ fn unknown_fields_are_tolerated_and_never_copied_into_the_output() {
         ]);
         let dest = tempfile::tempdir().expect("tempdir");
         let (out, _) = run(&render_args(&inputs, dest.path()));
-        assert!(out.status.success(), "{platform}: {}", stderr_of(&out));
+        assert!(out.status.success(), "{platform}: {}", stderr(&out));
         let tree = read_tree(dest.path());
         assert!(tree.len() > 5, "{platform}");
         for (path, bytes) in &tree {

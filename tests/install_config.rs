@@ -57,10 +57,6 @@ fn s(p: &Path) -> String {
     p.display().to_string()
 }
 
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 fn run(args: &[String]) -> std::process::Output {
     ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }

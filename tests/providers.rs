@@ -9,10 +9,6 @@ use common::*;
 use serde_json::Value;
 use std::path::Path;
 
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 fn s(path: &Path) -> &str {
     path.to_str().expect("utf8")
 }

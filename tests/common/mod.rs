@@ -26,6 +26,30 @@ pub fn ccm_render(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// A run's stderr, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `run` against the output directory `dest` and checks the bad-input contract: exit 2,
+/// at most three lines on stderr starting with `error: ` and holding `message`, and `dest`
+/// exactly as it was. Returns stderr for further checks.
+pub fn assert_refused_untouched(
+    dest: &Path,
+    run: impl FnOnce() -> Output,
+    message: &str,
+) -> String {
+    let before = read_tree(dest);
+    let out = run();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(message), "expected {message:?} in {err}");
+    assert!(err.lines().count() <= 3, "{err}");
+    assert_eq!(read_tree(dest), before, "dest dir changed: {message}");
+    err
+}
+
 /// Every file under `dir`, by path relative to it.
 pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();

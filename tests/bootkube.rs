@@ -402,18 +402,22 @@ fn placed(dir: &Path) -> BTreeMap<String, (Vec<u8>, u32)> {
     }
 }
 
-/// `folder` of a host render, with every mode set to `mode`.
+/// `folder` of a host render as the map places it: mode `mode`, never looser than the file's.
 fn expected(
     host: &BTreeMap<String, (Vec<u8>, u32)>,
     folder: &str,
     mode: u32,
 ) -> BTreeMap<String, (Vec<u8>, u32)> {
     host.iter()
-        .filter_map(|(rel, (bytes, _))| {
+        .filter_map(|(rel, (bytes, host_mode))| {
             let rel = rel.strip_prefix(&format!("{folder}/"))?;
-            Some((rel.to_string(), (bytes.clone(), mode)))
+            Some((rel.to_string(), (bytes.clone(), mode & host_mode)))
         })
         .collect()
+}
+
+fn dir_mode(dir: &Path) -> u32 {
+    std::fs::metadata(dir).expect("placed").permissions().mode() & 0o7777
 }
 
 #[test]
@@ -472,9 +476,15 @@ fn the_bootkube_stage_places_every_output_and_a_rerun_changes_nothing() {
             expected(&host, "bootstrap", 0o644),
             "{name}"
         );
+        let configs = expected(&host, "config", 0o644);
+        assert_eq!(
+            configs.get("cloud.conf").map(|(_, mode)| *mode),
+            Some(0o600),
+            "{name}: the cloud config stays as private as rendered"
+        );
         assert_eq!(
             placed(&node.path("etc/kubernetes/bootstrap-configs")),
-            expected(&host, "config", 0o644),
+            configs,
             "{name}"
         );
         let secrets = expected(&host, "secrets", 0o600);
@@ -484,6 +494,13 @@ fn the_bootkube_stage_places_every_output_and_a_rerun_changes_nothing() {
             secrets,
             "{name}"
         );
+        if !secrets.is_empty() {
+            assert_eq!(
+                dir_mode(&node.path("etc/kubernetes/bootstrap-secrets")),
+                0o700
+            );
+        }
+        assert_eq!(dir_mode(&node.path("etc/kubernetes/manifests")), 0o755);
         let post_install = expected(&host, "manifests", 0o644);
         let in_assets = placed(&assets.join("manifests"));
         for (rel, file) in &post_install {
@@ -533,4 +550,43 @@ fn a_bad_input_fails_the_stage_with_no_marker_and_nothing_placed() {
         std::fs::read_to_string(node.path("stages.log")).expect("recorded"),
         "start ccm-bootstrap\n"
     );
+}
+
+#[test]
+#[ignore = "needs podman: run scripts/test"]
+fn podman_setup_adds_only_the_missing_setting_and_a_rerun_changes_nothing() {
+    let cases = [
+        (None, "[containers]\ndefault_ulimits = []\n"),
+        (
+            Some(
+                "[engine]\ncgroup_manager = \"cgroupfs\"\n\n[containers]\nlog_driver = \"k8s-file\"\n",
+            ),
+            "[engine]\ncgroup_manager = \"cgroupfs\"\n\n[containers]\ndefault_ulimits = []\nlog_driver = \"k8s-file\"\n",
+        ),
+        (
+            Some("[containers]\ndefault_ulimits = [\"nofile=1024:1024\"]\n"),
+            "[containers]\ndefault_ulimits = [\"nofile=1024:1024\"]\n",
+        ),
+    ];
+    for (before, after) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let conf = dir.path().join("containers/containers.conf");
+        if let Some(text) = before {
+            std::fs::create_dir_all(conf.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&conf, text).expect("write");
+        }
+        for attempt in 0..2 {
+            let out = run(
+                Command::new(root().join("scripts/podman-setup")).env("CONTAINERS_CONF", &conf)
+            );
+            assert_eq!(
+                std::fs::read_to_string(&conf).expect("written"),
+                after,
+                "{before:?}"
+            );
+            if attempt == 1 || before == Some(after) {
+                assert_eq!(stderr(&out), "", "{before:?}: nothing left to do");
+            }
+        }
+    }
 }

@@ -27,18 +27,20 @@ set -euo pipefail
 
 # ---- Where each output lands ---------------------------------------------------------------
 # THE destination map of this stage (CLI contract, "Where the output lands on the bootstrap
-# node"): one line per output folder of the render,
-#   <folder> <host directory> <file mode> <when: always | manifests (CCM_BOOTSTRAP_MANIFESTS)>
-# in the order they are placed: the static pods come last, because the kubelet starts a pod as
-# soon as its file appears and the pod needs the others. Nothing else in this file knows these
-# paths; when ccm-render can print the map itself, this function becomes that call.
+# node"). One line per output folder of the render that is placed:
+#   <folder> <host directory> <file mode> <directory mode>
+# A file gets the file mode, never looser than its mode in the render (so config/cloud.conf,
+# 0600 there, stays 0600). The order is the placing order: the static pods come last, because
+# the kubelet starts a pod as soon as its file appears and the pod reads the others. Nothing
+# else in this file knows these paths or modes: when ccm-render prints the map itself (issue 20,
+# `ccm-render placements`), this function's body becomes that one call, in the same format.
 ccm_bootstrap_placements() {
-    cat <<'EOF'
-config /etc/kubernetes/bootstrap-configs 0644 always
-secrets /etc/kubernetes/bootstrap-secrets 0600 always
-manifests /opt/openshift/manifests 0644 manifests
-bootstrap /etc/kubernetes/manifests 0644 always
-EOF
+    echo "config /etc/kubernetes/bootstrap-configs 0644 0755"
+    echo "secrets /etc/kubernetes/bootstrap-secrets 0600 0700"
+    if [ "${CCM_BOOTSTRAP_MANIFESTS:-false}" = true ]; then
+        echo "manifests /opt/openshift/manifests 0644 0755"
+    fi
+    echo "bootstrap /etc/kubernetes/manifests 0644 0755"
 }
 # ---------------------------------------------------------------------------------------------
 
@@ -110,20 +112,19 @@ if [ ! -f ccm-bootstrap.done ]; then
         "${CCM_RENDER_IMAGE}" \
         render "${CCM_RENDER_ARGS[@]}"
 
-    while read -r folder host_dir mode when; do
-        if [ "${when}" = manifests ] && [ "${CCM_BOOTSTRAP_MANIFESTS:-false}" != true ]; then
-            continue
-        fi
+    while read -r folder host_dir mode dir_mode; do
         if [ ! -d "ccm-bootstrap/${folder}" ]; then
             continue # secrets/ exists only with credentials
         fi
-        mkdir --parents "${CCM_BOOTSTRAP_ROOT:-}${host_dir}"
+        install -d --mode="${dir_mode}" "${CCM_BOOTSTRAP_ROOT:-}${host_dir}"
         # Every file, the folder's own layout kept; none when the folder is empty (AWS has no
         # credential file, a platform without a CCM renders nothing).
         (cd "ccm-bootstrap/${folder}" && find . -type f -print0) |
             while IFS= read -r -d '' file; do
-                install -D --mode="${mode}" "ccm-bootstrap/${folder}/${file#./}" \
-                    "${CCM_BOOTSTRAP_ROOT:-}${host_dir}/${file#./}"
+                file="${file#./}"
+                rendered_mode="$(stat --format=%a "ccm-bootstrap/${folder}/${file}")"
+                install -D --mode="$(printf '%o' $((8#${mode} & 8#${rendered_mode})))" \
+                    "ccm-bootstrap/${folder}/${file}" "${CCM_BOOTSTRAP_ROOT:-}${host_dir}/${file}"
             done
     done < <(ccm_bootstrap_placements)
 

@@ -11,6 +11,7 @@
 //! missing value and the input that supplies it.
 
 mod cloud_provider_config;
+pub mod facts;
 pub mod infra_id;
 mod infrastructure;
 mod net;
@@ -25,7 +26,8 @@ use serde_json::Value;
 use types::Document;
 
 pub use types::{
-    Aws, Azure, Gcp, IbmCloud, LoadBalancer, Nutanix, PowerVs, ServiceEndpoint, VSphere, Vips,
+    Aws, Azure, Gcp, IbmCloud, LoadBalancer, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
+    Vips,
 };
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).
@@ -56,7 +58,7 @@ pub enum Platform {
     IbmCloud(IbmCloud),
     None,
     Nutanix(Nutanix),
-    OpenStack(Vips),
+    OpenStack(OpenStack),
     PowerVs(PowerVs),
     VSphere(VSphere),
 }
@@ -136,6 +138,9 @@ pub struct Options {
     pub ibm_instance_crn: Option<String>,
     /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
     pub cloud_config_given: bool,
+    /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
+    /// credentials or the cloud for the cloud provider config.
+    pub facts: facts::PlatformFacts,
 }
 
 /// What the installer would write, derived from an install-config.
@@ -314,7 +319,14 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
     let cloud_provider_config = if options.cloud_config_given {
         None
     } else {
-        cloud_provider_config::derive(ic, &infra_id)?
+        let (config_map, derive_notes) = cloud_provider_config::derive(
+            ic,
+            &infra_id,
+            options.ibm_instance_crn.as_deref(),
+            &options.facts,
+        )?;
+        notes.extend(derive_notes);
+        config_map
     };
     let writes_cloud_config = cloud_provider_config::installer_writes_one(&ic.platform);
     let infrastructure = sort_keys(infrastructure::derive(
@@ -409,7 +421,8 @@ fn platform(d: &Document) -> Result<Platform> {
             Platform::Gcp(p)
         }
         "ibmcloud" => {
-            let p: IbmCloud = typed(&value, &at)?;
+            let mut p: IbmCloud = typed(&value, &at)?;
+            ibmcloud_zones(&mut p, d)?;
             require("region", &p.region)?;
             for (i, e) in p.service_endpoints.iter().enumerate() {
                 check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
@@ -430,8 +443,8 @@ fn platform(d: &Document) -> Result<Platform> {
             Platform::Nutanix(p)
         }
         "openstack" => {
-            let mut p: Vips = typed(&value, &at)?;
-            vips(&mut p, &at, false)?;
+            let mut p: OpenStack = typed(&value, &at)?;
+            vips(&mut p.vips, &at, false)?;
             Platform::OpenStack(p)
         }
         "powervs" => {
@@ -450,6 +463,35 @@ fn platform(d: &Document) -> Result<Platform> {
             "platform.{other}: ccm-render cannot derive the Infrastructure for this platform from an install-config; give the installer's Infrastructure with --infrastructure"
         ),
     })
+}
+
+/// The zones of the control plane and `worker` pools on IBM Cloud: the pool's own
+/// `platform.ibmcloud.zones`, else `platform.ibmcloud.defaultMachinePlatform.zones`
+/// (`pkg/asset/manifests/cloudproviderconfig.go`: `MachinePool.Set` of the default, then of the
+/// pool; `WorkerMachinePool` is the pool named `worker`).
+fn ibmcloud_zones(p: &mut IbmCloud, d: &Document) -> Result<()> {
+    let zones = |pool: Option<&types::MachinePool>, at: &str| -> Result<Vec<String>> {
+        let own = match pool.and_then(|pool| pool.platform.get("ibmcloud")) {
+            Some(v) if !v.is_null() => {
+                typed::<types::IbmCloudMachinePool>(v, &format!("{at}.platform.ibmcloud"))?.zones
+            }
+            _ => Vec::new(),
+        };
+        Ok(if own.is_empty() {
+            p.default_machine_platform.zones.clone()
+        } else {
+            own
+        })
+    };
+    let control_plane = zones(d.control_plane.as_ref(), "controlPlane")?;
+    let worker_index = d.compute.iter().position(|pool| pool.name == "worker");
+    let compute = zones(
+        worker_index.map(|i| &d.compute[i]),
+        &format!("compute[{}]", worker_index.unwrap_or(0)),
+    )?;
+    p.control_plane_zones = control_plane;
+    p.compute_zones = compute;
+    Ok(())
 }
 
 /// The Azure cloud names the installer accepts (`pkg/types/azure`).
@@ -658,7 +700,7 @@ fn replicas(d: &Document) -> Result<(i64, i64, i64)> {
     let pools: Vec<types::MachinePool> = if d.compute.is_empty() {
         vec![types::MachinePool {
             name: "worker".into(),
-            replicas: None,
+            ..types::MachinePool::default()
         }]
     } else {
         d.compute.clone()

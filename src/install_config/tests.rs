@@ -161,7 +161,7 @@ fn proxy_status_holds_the_installers_no_proxy_list() {
 }
 
 #[test]
-fn live_data_platforms_name_the_missing_input() {
+fn platforms_needing_cloud_facts_name_every_missing_input() {
     let mut d = base();
     d["platform"] = json!({"azure": {"region": "centralus"}});
     let ic = parse(&d).expect("valid");
@@ -169,7 +169,8 @@ fn live_data_platforms_name_the_missing_input() {
         .expect_err("needs --cloud-config")
         .to_string();
     assert!(
-        e.contains("subscription and tenant IDs") && e.contains("--cloud-config"),
+        e.contains("--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)")
+            && e.contains("--cloud-config"),
         "{e}"
     );
     let given = Options {

@@ -9,44 +9,96 @@ use pretty_assertions::assert_eq;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// A platform case: its folder and what the installer would need beyond the install-config.
+/// A platform case: its folder and what the installer would read besides the install-config.
 struct Case {
     dir: &'static str,
-    /// `--cloud-config`: the installer computes this platform's config from live cloud data.
-    cloud_config: Option<&'static str>,
+    /// `--credentials`: testdata/credentials/<name>.yaml.
+    credentials: Option<&'static str>,
     /// `--ibm-instance-crn`.
     crn: bool,
+    /// The `--<platform>-<fact>` flags; a value under `testdata/` is a file of the repository.
+    facts: &'static [&'static str],
     infra_name: &'static str,
 }
 
-const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/abc:def::";
+/// A CIS instance CRN in the account of the IBM Cloud and PowerVS conformance clusters.
+const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:5d6a7ad2-4f0c-4d7b-9a1e-6c1c7b1d2e3f::";
 
 const CASES: [Case; 11] = [
-    case("aws", None, false),
-    case("azure", Some("azure"), false),
-    case("azurestackhub", Some("azurestackhub"), false),
-    case("gcp", None, false),
-    case("ibmcloud", Some("ibmcloud"), true),
-    case("powervs", Some("powervs"), true),
-    case("openstack", Some("openstack"), false),
-    case("vsphere", None, false),
-    case("nutanix", None, false),
+    case("aws", None, false, &[]),
+    case("azure", Some("azure"), false, &[]),
+    case(
+        "azurestackhub",
+        Some("azurestackhub"),
+        false,
+        &[
+            "--azure-stack-endpoints",
+            "testdata/install-config/azurestackhub/endpoints.json",
+        ],
+    ),
+    case("gcp", None, false, &[]),
+    case(
+        "ibmcloud",
+        Some("ibmcloud"),
+        true,
+        &["--ibmcloud-zones", "us-south-1"],
+    ),
+    case(
+        "powervs",
+        Some("powervs"),
+        true,
+        &["--powervs-vpc-subnets", "mycluster-abcde-subnet"],
+    ),
+    case(
+        "openstack",
+        Some("openstack"),
+        false,
+        &[
+            "--openstack-external-network-id",
+            "5b4f5c5e-0000-0000-0000-000000000000",
+            "--openstack-octavia",
+            "true",
+            "--openstack-ca-cert",
+            "testdata/install-config/openstack/ca-bundle.pem",
+        ],
+    ),
+    case("vsphere", None, false, &[]),
+    case("nutanix", None, false, &[]),
     Case {
         dir: "none",
-        cloud_config: None,
+        credentials: None,
         crn: false,
+        facts: &[],
         infra_name: "sno-abcde",
     },
-    case("baremetal", None, false),
+    case("baremetal", None, false, &[]),
 ];
 
-const fn case(dir: &'static str, cloud_config: Option<&'static str>, crn: bool) -> Case {
+const fn case(
+    dir: &'static str,
+    credentials: Option<&'static str>,
+    crn: bool,
+    facts: &'static [&'static str],
+) -> Case {
     Case {
         dir,
-        cloud_config,
+        credentials,
         crn,
+        facts,
         infra_name: "mycluster-abcde",
     }
+}
+
+/// `--credentials` for a case, as the render from derived files takes it too.
+fn credentials_args(c: &Case) -> Vec<String> {
+    c.credentials
+        .map(|name| {
+            vec![
+                "--credentials".into(),
+                s(&root().join(format!("testdata/credentials/{name}.yaml"))),
+            ]
+        })
+        .unwrap_or_default()
 }
 
 fn case_file(dir: &str, name: &str) -> PathBuf {
@@ -84,14 +136,14 @@ fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
         "--emit-infrastructure".into(),
         s(emit),
     ]);
-    if let Some(platform) = c.cloud_config {
-        args.extend([
-            "--cloud-config".into(),
-            s(&conformance(&format!(
-                "{platform}/cloud-provider-config.yaml"
-            ))),
-        ]);
-    }
+    args.extend(credentials_args(c));
+    args.extend(c.facts.iter().map(|a| {
+        if a.starts_with("testdata/") {
+            s(&root().join(a))
+        } else {
+            (*a).to_string()
+        }
+    }));
     if c.crn {
         args.extend(["--ibm-instance-crn".into(), CRN.into()]);
     }
@@ -131,7 +183,7 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
         let config_map = by_kind(&docs, "ConfigMap");
         match expected(c.dir, "expected-cloud-provider-config.yaml") {
             Some(want) => assert_eq!(config_map.as_ref(), Some(&want), "{}", c.dir),
-            // Live-data platforms take --cloud-config; None and BareMetal have none.
+            // None and BareMetal have none.
             None => assert_eq!(config_map, None, "{}", c.dir),
         }
         let proxy = by_kind(&docs, "Proxy").expect("a Proxy, always written");
@@ -148,16 +200,10 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
             "--proxy".into(),
             s(&emit),
         ]);
-        match (c.cloud_config, &config_map) {
-            (Some(platform), _) => args.extend([
-                "--cloud-config".into(),
-                s(&conformance(&format!(
-                    "{platform}/cloud-provider-config.yaml"
-                ))),
-            ]),
-            (None, Some(_)) => args.extend(["--cloud-config".into(), s(&emit)]),
-            (None, None) => {}
+        if config_map.is_some() {
+            args.extend(["--cloud-config".into(), s(&emit)]);
         }
+        args.extend(credentials_args(c));
         let out = run(&args);
         assert_eq!(out.status.code(), Some(0), "{}: {}", c.dir, stderr(&out));
         let a = read_tree(&from_install_config);
@@ -337,44 +383,321 @@ fn bad_install_configs_are_exit_2_naming_the_field() {
     }
 }
 
+/// The args of a case with only the named flags kept (a flag and its value).
+fn case_args_keeping(c: &Case, dest: &Path, keep: &[&str]) -> Vec<String> {
+    let emit = dest.with_extension("emit.yaml");
+    let all = install_config_args(c, dest, &emit);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let arg = &all[i];
+        let is_fact = arg.starts_with("--")
+            && (arg == "--credentials"
+                || arg == "--ibm-instance-crn"
+                || c.facts.contains(&arg.as_str()));
+        if is_fact {
+            if keep.contains(&arg.as_str()) {
+                out.extend([arg.clone(), all[i + 1].clone()]);
+            }
+            i += 2;
+        } else {
+            out.push(arg.clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+fn case_named(dir: &str) -> &'static Case {
+    CASES.iter().find(|c| c.dir == dir).expect("a case")
+}
+
 #[test]
-fn live_cloud_data_is_asked_for_never_guessed() {
-    for (dir, extra, message) in [
-        ("azure", &[][..], "--cloud-config"),
-        ("openstack", &[], "the external network ID"),
-        ("ibmcloud", &[], "IBM Cloud account ID"),
+fn a_missing_fact_is_one_error_naming_every_input_that_would_supply_it() {
+    for (dir, keep, wants) in [
+        (
+            "azure",
+            &[][..],
+            &[
+                "--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)",
+            ][..],
+        ),
+        (
+            "azurestackhub",
+            &[],
+            &[
+                "--credentials (",
+                "--azure-stack-endpoints (the Azure Stack Hub environment JSON",
+            ],
+        ),
+        (
+            "azurestackhub",
+            &["--credentials"],
+            &["give --azure-stack-endpoints ("],
+        ),
         (
             "ibmcloud",
-            &["--cloud-config", "CONFORMANCE"][..],
-            "give it with --ibm-instance-crn",
+            &[],
+            &[
+                "--ibm-instance-crn (an IBM CRN of the cluster's account",
+                "--ibmcloud-zones (the zones of region us-south",
+            ],
         ),
         (
             "powervs",
+            &["--credentials"],
             &[
-                "--cloud-config",
-                "CONFORMANCE",
-                "--ibm-instance-crn",
-                "not-a-crn",
+                "--ibm-instance-crn (",
+                "--powervs-vpc-subnets (the subnets of the existing VPC \"mycluster-abcde-vpc\")",
             ],
-            "--ibm-instance-crn: \"not-a-crn\" is not a CRN",
+        ),
+        (
+            "openstack",
+            &["--openstack-octavia"],
+            &[
+                "--credentials (the installer's OpenStack credentials Secret, for its clouds.yaml)",
+                "--openstack-external-network-id (the ID of the external network \"external\")",
+            ],
+        ),
+        (
+            "openstack",
+            &["--openstack-octavia", "--credentials"],
+            &[
+                "--openstack-external-network-id (",
+                "--openstack-ca-cert (the CA bundle the clouds.yaml cacert names)",
+            ],
         ),
     ] {
-        let extra: Vec<String> = extra
-            .iter()
-            .map(|a| {
-                if *a == "CONFORMANCE" {
-                    s(&conformance(&format!("{dir}/cloud-provider-config.yaml")))
-                } else {
-                    (*a).to_string()
-                }
-            })
-            .collect();
-        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let c = case_named(dir);
+        let dest = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dest.path().join("README"), "not ours\n").expect("write");
+        let args = case_args_keeping(c, dest.path(), keep);
+        let err = assert_refused_untouched(
+            dest.path(),
+            || run(&args),
+            "or the installer's cloud-provider-config with --cloud-config",
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!(
+                "platform.{}: ",
+                if dir == "azurestackhub" { "azure" } else { dir }
+            )),
+            "{err}"
+        );
+        for want in wants {
+            assert!(
+                err.contains(want),
+                "{dir} {keep:?}: expected {want:?} in {err}"
+            );
+        }
+        assert!(
+            !dest.path().with_extension("emit.yaml").exists(),
+            "{dir}: emitted"
+        );
+    }
+}
+
+#[test]
+fn platform_flags_are_checked() {
+    let aws = case_named("aws");
+    let ibm = case_named("ibmcloud");
+    for (args, message) in [
+        (
+            {
+                let mut a = case_args_keeping(aws, Path::new("/nonexistent/d"), &[]);
+                a.extend(["--openstack-octavia".into(), "false".into()]);
+                a
+            },
+            "--openstack-octavia: only for platform openstack; the install-config's platform is aws",
+        ),
+        (
+            {
+                let mut a = case_args_keeping(
+                    case_named("azure"),
+                    Path::new("/nonexistent/d"),
+                    &["--credentials"],
+                );
+                a.extend([
+                    "--azure-stack-endpoints".into(),
+                    s(&root().join("testdata/install-config/azurestackhub/endpoints.json")),
+                ]);
+                a
+            },
+            "--azure-stack-endpoints: only for platform azure with cloudName AzureStackCloud",
+        ),
+        (
+            {
+                let mut a =
+                    case_args_keeping(ibm, Path::new("/nonexistent/d"), &["--ibmcloud-zones"]);
+                a.extend([
+                    "--ibm-instance-crn".into(),
+                    "crn:v1:bluemix:public:dns-svcs:global:o/acc:x::".into(),
+                ]);
+                a
+            },
+            "--ibm-instance-crn: \"crn:v1:bluemix:public:dns-svcs:global:o/acc:x::\" has no a/<account> scope",
+        ),
+        (
+            {
+                let mut a = case_args_keeping(
+                    case_named("openstack"),
+                    Path::new("/nonexistent/d"),
+                    &["--credentials", "--openstack-ca-cert"],
+                );
+                a.extend(["--openstack-external-network-id".into(), "not an id".into()]);
+                a
+            },
+            "--openstack-external-network-id: \"not an id\" is not a network ID",
+        ),
+        (
+            {
+                let mut a = case_args_keeping(
+                    case_named("azurestackhub"),
+                    Path::new("/nonexistent/d"),
+                    &["--credentials"],
+                );
+                a.extend([
+                    "--azure-stack-endpoints".into(),
+                    s(&root().join("testdata/install-config/azurestackhub/install-config.yaml")),
+                ]);
+                a
+            },
+            "--azure-stack-endpoints: not valid JSON",
+        ),
+        (
+            {
+                let mut a =
+                    case_args_keeping(case_named("openstack"), Path::new("/nonexistent/d"), &[]);
+                a.extend(["--openstack-octavia".into(), "maybe".into()]);
+                a
+            },
+            "invalid value 'maybe' for '--openstack-octavia <BOOL>'",
+        ),
+        (
+            {
+                let mut a =
+                    case_args_keeping(case_named("openstack"), Path::new("/nonexistent/d"), &[]);
+                a.extend([
+                    "--openstack-octavia".into(),
+                    "true".into(),
+                    "--cloud-config".into(),
+                    s(&conformance("openstack/cloud-provider-config.yaml")),
+                ]);
+                a
+            },
+            "cannot be used with",
+        ),
+    ] {
         assert_bad(
-            |dest| with_install_config(&case_file(dir, "install-config.yaml"), dest, &extra),
+            |dest| {
+                args.iter()
+                    .map(|a| {
+                        if a == "/nonexistent/d" {
+                            s(dest)
+                        } else {
+                            a.clone()
+                        }
+                    })
+                    .collect()
+            },
             message,
         );
     }
+}
+
+#[test]
+fn credential_values_never_reach_stderr() {
+    // A Secret whose subscription ID is not one line: the error names the key only.
+    let creds = tempfile::NamedTempFile::new().expect("temp");
+    std::fs::write(
+        creds.path(),
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: azure-credentials, namespace: kube-system}\nstringData:\n  azure_subscription_id: \"hunter2\\nhunter3\"\n  azure_tenant_id: t\n",
+    )
+    .expect("write");
+    let azure = case_named("azure");
+    assert_bad(
+        |dest| {
+            let mut a = case_args_keeping(azure, dest, &[]);
+            a.extend(["--credentials".into(), s(creds.path())]);
+            a
+        },
+        "azure_subscription_id: empty or not a single line",
+    );
+    // A successful render says nothing of the IDs either.
+    let work = tempfile::tempdir().expect("tempdir");
+    let out = run(&install_config_args(
+        azure,
+        &work.path().join("out"),
+        &work.path().join("e.yaml"),
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        !err.contains("11111111-1111") && !err.contains("00000000-0000"),
+        "{err}"
+    );
+    let err_again = {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut a = case_args_keeping(azure, dir.path(), &[]);
+        a.extend(["--credentials".into(), s(creds.path())]);
+        stderr(&run(&a))
+    };
+    assert!(!err_again.contains("hunter"), "{err_again}");
+}
+
+#[test]
+fn without_octavia_flag_the_installers_default_is_taken_and_said() {
+    let c = case_named("openstack");
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut args = case_args_keeping(
+        c,
+        &work.path().join("out"),
+        &[
+            "--credentials",
+            "--openstack-external-network-id",
+            "--openstack-ca-cert",
+        ],
+    );
+    let emit = work.path().join("out").with_extension("emit.yaml");
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("--openstack-octavia"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].starts_with("warning: ")
+            && warnings[0].contains("assuming the cloud has Octavia"),
+        "{err}"
+    );
+    // The same config as with --openstack-octavia true.
+    let docs = parse_all(&std::fs::read_to_string(&emit).expect("emitted"));
+    assert_eq!(
+        by_kind(&docs, "ConfigMap"),
+        expected("openstack", "expected-cloud-provider-config.yaml")
+    );
+    // And false turns the load balancer off, with no network ID needed.
+    let mut args = case_args_keeping(
+        c,
+        &work.path().join("out2"),
+        &["--credentials", "--openstack-ca-cert"],
+    );
+    args.extend(["--openstack-octavia".into(), "false".into()]);
+    let emit = work.path().join("out2").with_extension("emit.yaml");
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let docs = parse_all(&std::fs::read_to_string(&emit).expect("emitted"));
+    let config = by_kind(&docs, "ConfigMap").expect("config map");
+    assert!(
+        config["data"]["config"]
+            .as_str()
+            .expect("text")
+            .ends_with("\n[LoadBalancer]\nenabled = false\n"),
+        "{config}"
+    );
 }
 
 #[test]

@@ -744,3 +744,166 @@ fn flags_that_need_or_exclude_the_install_config_are_usage_errors() {
         );
     }
 }
+
+/// What the newest installer writes differently from the (older) installer configs of the
+/// public conformance clusters, per platform: files only the install-config path renders, and
+/// how a cloud config text is normalised before the comparison. Everything else must be equal
+/// byte for byte.
+struct Agreement {
+    dir: &'static str,
+    /// Files only the install-config path renders, and why.
+    only_derived: &'static [&'static str],
+    /// ConfigMap keys only the install-config path renders.
+    only_derived_keys: &'static [&'static str],
+    normalise: fn(&str) -> String,
+}
+
+/// The newest Azure config (installer azure/cloudproviderconfig_test.go) sets
+/// `excludeMasterFromStandardLB: false`, which the conformance clusters' older config left out.
+fn without_exclude_master(text: &str) -> String {
+    let mut value: Value = serde_json::from_str(text).expect("JSON cloud.conf");
+    let map = value.as_object_mut().expect("object");
+    if map.get("excludeMasterFromStandardLB") == Some(&Value::Bool(false)) {
+        map.shift_remove("excludeMasterFromStandardLB");
+    }
+    value.to_string()
+}
+
+/// The newest IBM Cloud template ends with a blank line.
+fn without_trailing_blank_lines(text: &str) -> String {
+    format!("{}\n", text.trim_end())
+}
+
+/// The newest PowerVS template writes every key, empty ones included (gcfg reads an empty
+/// value as unset).
+fn without_empty_keys(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.trim_end().ends_with(" ="))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+fn as_is(text: &str) -> String {
+    text.to_string()
+}
+
+const AGREEMENTS: [Agreement; 5] = [
+    Agreement {
+        dir: "azure",
+        only_derived: &[],
+        only_derived_keys: &[],
+        normalise: without_exclude_master,
+    },
+    Agreement {
+        dir: "azurestackhub",
+        // The installer writes the hub's environment under `endpoints`; the conformance
+        // cluster's config has none.
+        only_derived: &["config/endpoints.conf"],
+        only_derived_keys: &["endpoints"],
+        normalise: without_exclude_master,
+    },
+    Agreement {
+        dir: "ibmcloud",
+        only_derived: &[],
+        only_derived_keys: &[],
+        normalise: without_trailing_blank_lines,
+    },
+    Agreement {
+        dir: "powervs",
+        only_derived: &[],
+        only_derived_keys: &[],
+        normalise: without_empty_keys,
+    },
+    Agreement {
+        dir: "openstack",
+        // The conformance config names a ca-file but carries no ca-bundle.pem; the installer
+        // writes the bundle, which also makes the ccm-trusted-ca ConfigMap.
+        only_derived: &[
+            "config/ca-bundle.pem",
+            "manifests/configmap-ccm-trusted-ca.yaml",
+        ],
+        only_derived_keys: &["ca-bundle.pem"],
+        normalise: as_is,
+    },
+];
+
+/// A rendered file made comparable: cloud config texts normalised, installer-only keys gone.
+fn comparable(a: &Agreement, path: &str, bytes: &[u8]) -> String {
+    let text = String::from_utf8(bytes.to_vec()).expect("UTF-8");
+    if path.ends_with("cloud.conf") {
+        return (a.normalise)(&text);
+    }
+    if path.ends_with(".yaml") && text.contains("cloud.conf") {
+        let mut doc = parse_all(&text).remove(0);
+        if let Some(data) = doc.get_mut("data").and_then(Value::as_object_mut) {
+            for key in a.only_derived_keys {
+                data.shift_remove(*key);
+            }
+            if let Some(conf) = data.get("cloud.conf").and_then(Value::as_str) {
+                let conf = (a.normalise)(conf);
+                data.insert("cloud.conf".into(), Value::String(conf));
+            }
+        }
+        return doc.to_string();
+    }
+    text
+}
+
+#[test]
+fn the_install_config_path_agrees_with_the_public_conformance_clusters() {
+    for a in &AGREEMENTS {
+        let c = case_named(a.dir);
+        let work = tempfile::tempdir().expect("tempdir");
+        let derived = work.path().join("derived");
+        let out = run(&install_config_args(
+            c,
+            &derived,
+            &work.path().join("e.yaml"),
+        ));
+        assert_eq!(out.status.code(), Some(0), "{}: {}", a.dir, stderr(&out));
+        let given = work.path().join("given");
+        let mut args = common_args(&given);
+        args.extend([
+            "--infrastructure".into(),
+            s(&conformance(&format!("{}/infrastructure.yaml", a.dir))),
+            "--cloud-config".into(),
+            s(&conformance(&format!(
+                "{}/cloud-provider-config.yaml",
+                a.dir
+            ))),
+        ]);
+        args.extend(credentials_args(c));
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", a.dir, stderr(&out));
+        let (mut derived, given) = (read_tree(&derived), read_tree(&given));
+        for path in a.only_derived {
+            assert!(
+                derived.remove(*path).is_some(),
+                "{}: {path} rendered",
+                a.dir
+            );
+        }
+        assert_eq!(
+            derived.keys().collect::<Vec<_>>(),
+            given.keys().collect::<Vec<_>>(),
+            "{}",
+            a.dir
+        );
+        let mut normalised = 0;
+        for (path, bytes) in &derived {
+            if bytes == &given[path] {
+                continue;
+            }
+            normalised += 1;
+            assert_eq!(
+                comparable(a, path, bytes),
+                comparable(a, path, &given[path]),
+                "{}: {path}",
+                a.dir
+            );
+        }
+        // Only the cloud config files may differ before normalising (and OpenStack's not even
+        // those: its config text is the same).
+        assert!(normalised <= 3, "{}: {normalised} files differ", a.dir);
+    }
+}

@@ -907,3 +907,42 @@ fn the_install_config_path_agrees_with_the_public_conformance_clusters() {
         assert!(normalised <= 3, "{}: {normalised} files differ", a.dir);
     }
 }
+
+const TABLE_START: &str =
+    "<!-- needs-table: generated from src/install_config/facts.rs NEEDS -->\n";
+const TABLE_END: &str = "<!-- end needs-table -->";
+
+/// The README's table "What each platform needs besides the install-config" and the one in
+/// `render --help` come from the same data (`facts::NEEDS`); this keeps the README's copy equal
+/// (`CCM_RENDER_REGENERATE=1` rewrites it).
+#[test]
+fn the_readme_and_help_list_the_same_needs() {
+    let want = ccm_render::install_config::facts::markdown_table();
+    let path = root().join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README");
+    let start = readme.find(TABLE_START).expect("table start") + TABLE_START.len();
+    let end = readme[start..].find(TABLE_END).expect("table end") + start;
+    if std::env::var_os("CCM_RENDER_REGENERATE").is_some() {
+        let text = format!("{}{want}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, text).expect("write README");
+    } else {
+        assert_eq!(
+            &readme[start..end],
+            want,
+            "README table (CCM_RENDER_REGENERATE=1 rewrites it)"
+        );
+    }
+    let help = ccm_render(&["render", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    assert!(
+        help.contains(&ccm_render::install_config::facts::help_table()),
+        "{help}"
+    );
+    for need in ccm_render::install_config::facts::NEEDS {
+        assert!(
+            help.contains(&format!("  {}", need.input)),
+            "{} in {help}",
+            need.input
+        );
+    }
+}

@@ -167,7 +167,8 @@ pub const NEEDS: &[Need] = &[
     },
 ];
 
-/// The table for `render --help`.
+/// The table for `render --help`: a line per input, then what it supplies, wrapped short
+/// enough that clap leaves the lines alone.
 pub fn help_table() -> String {
     let mut out = String::from(
         "What each platform needs besides the install-config (with --install-config):\n",
@@ -175,9 +176,19 @@ pub fn help_table() -> String {
     for need in NEEDS {
         let _ = writeln!(
             out,
-            "  {:<14} {:<33} {}: {}",
-            need.platform, need.input, need.when, need.what
+            "  {:<14} {} ({})",
+            need.platform, need.input, need.when
         );
+        let mut line = String::from("      ");
+        for word in need.what.split(' ') {
+            if line.len() + word.len() > 78 {
+                let _ = writeln!(out, "{}", line.trim_end());
+                line = String::from("      ");
+            }
+            line.push_str(word);
+            line.push(' ');
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
     }
     out.push_str("  aws, gcp, vsphere, nutanix, baremetal, none: nothing more\n");
     out

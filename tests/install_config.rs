@@ -500,106 +500,67 @@ fn a_missing_fact_is_one_error_naming_every_input_that_would_supply_it() {
 
 #[test]
 fn platform_flags_are_checked() {
-    let aws = case_named("aws");
-    let ibm = case_named("ibmcloud");
-    for (args, message) in [
+    let endpoints = s(&root().join("testdata/install-config/azurestackhub/endpoints.json"));
+    let not_json = s(&case_file("azurestackhub", "install-config.yaml"));
+    let stack_conformance = s(&conformance("openstack/cloud-provider-config.yaml"));
+    let cases: [(&str, &[&str], Vec<&str>, &str); 7] = [
         (
-            {
-                let mut a = case_args_keeping(aws, Path::new("/nonexistent/d"), &[]);
-                a.extend(["--openstack-octavia".into(), "false".into()]);
-                a
-            },
+            "aws",
+            &[],
+            vec!["--openstack-octavia", "false"],
             "--openstack-octavia: only for platform openstack; the install-config's platform is aws",
         ),
         (
-            {
-                let mut a = case_args_keeping(
-                    case_named("azure"),
-                    Path::new("/nonexistent/d"),
-                    &["--credentials"],
-                );
-                a.extend([
-                    "--azure-stack-endpoints".into(),
-                    s(&root().join("testdata/install-config/azurestackhub/endpoints.json")),
-                ]);
-                a
-            },
+            "azure",
+            &["--credentials"],
+            vec!["--azure-stack-endpoints", &endpoints],
             "--azure-stack-endpoints: only for platform azure with cloudName AzureStackCloud",
         ),
         (
-            {
-                let mut a =
-                    case_args_keeping(ibm, Path::new("/nonexistent/d"), &["--ibmcloud-zones"]);
-                a.extend([
-                    "--ibm-instance-crn".into(),
-                    "crn:v1:bluemix:public:dns-svcs:global:o/acc:x::".into(),
-                ]);
-                a
-            },
+            "ibmcloud",
+            &["--ibmcloud-zones"],
+            vec![
+                "--ibm-instance-crn",
+                "crn:v1:bluemix:public:dns-svcs:global:o/acc:x::",
+            ],
             "--ibm-instance-crn: \"crn:v1:bluemix:public:dns-svcs:global:o/acc:x::\" has no a/<account> scope",
         ),
         (
-            {
-                let mut a = case_args_keeping(
-                    case_named("openstack"),
-                    Path::new("/nonexistent/d"),
-                    &["--credentials", "--openstack-ca-cert"],
-                );
-                a.extend(["--openstack-external-network-id".into(), "not an id".into()]);
-                a
-            },
+            "openstack",
+            &["--credentials", "--openstack-ca-cert"],
+            vec!["--openstack-external-network-id", "not an id"],
             "--openstack-external-network-id: \"not an id\" is not a network ID",
         ),
         (
-            {
-                let mut a = case_args_keeping(
-                    case_named("azurestackhub"),
-                    Path::new("/nonexistent/d"),
-                    &["--credentials"],
-                );
-                a.extend([
-                    "--azure-stack-endpoints".into(),
-                    s(&root().join("testdata/install-config/azurestackhub/install-config.yaml")),
-                ]);
-                a
-            },
+            "azurestackhub",
+            &["--credentials"],
+            vec!["--azure-stack-endpoints", &not_json],
             "--azure-stack-endpoints: not valid JSON",
         ),
         (
-            {
-                let mut a =
-                    case_args_keeping(case_named("openstack"), Path::new("/nonexistent/d"), &[]);
-                a.extend(["--openstack-octavia".into(), "maybe".into()]);
-                a
-            },
+            "openstack",
+            &[],
+            vec!["--openstack-octavia", "maybe"],
             "invalid value 'maybe' for '--openstack-octavia <BOOL>'",
         ),
         (
-            {
-                let mut a =
-                    case_args_keeping(case_named("openstack"), Path::new("/nonexistent/d"), &[]);
-                a.extend([
-                    "--openstack-octavia".into(),
-                    "true".into(),
-                    "--cloud-config".into(),
-                    s(&conformance("openstack/cloud-provider-config.yaml")),
-                ]);
-                a
-            },
+            "openstack",
+            &[],
+            vec![
+                "--openstack-octavia",
+                "true",
+                "--cloud-config",
+                &stack_conformance,
+            ],
             "cannot be used with",
         ),
-    ] {
+    ];
+    for (dir, keep, extra, message) in cases {
         assert_bad(
             |dest| {
-                args.iter()
-                    .map(|a| {
-                        if a == "/nonexistent/d" {
-                            s(dest)
-                        } else {
-                            a.clone()
-                        }
-                    })
-                    .collect()
+                let mut args = case_args_keeping(case_named(dir), dest, keep);
+                args.extend(extra.iter().map(|a| (*a).to_string()));
+                args
             },
             message,
         );
@@ -650,7 +611,7 @@ fn credential_values_never_reach_stderr() {
 fn without_octavia_flag_the_installers_default_is_taken_and_said() {
     let c = case_named("openstack");
     let work = tempfile::tempdir().expect("tempdir");
-    let mut args = case_args_keeping(
+    let args = case_args_keeping(
         c,
         &work.path().join("out"),
         &[
@@ -777,10 +738,11 @@ fn without_trailing_blank_lines(text: &str) -> String {
 /// The newest PowerVS template writes every key, empty ones included (gcfg reads an empty
 /// value as unset).
 fn without_empty_keys(text: &str) -> String {
-    text.lines()
+    let kept: Vec<&str> = text
+        .lines()
         .filter(|line| !line.trim_end().ends_with(" ="))
-        .map(|line| format!("{line}\n"))
-        .collect()
+        .collect();
+    format!("{}\n", kept.join("\n"))
 }
 
 fn as_is(text: &str) -> String {
@@ -833,7 +795,7 @@ fn comparable(a: &Agreement, path: &str, bytes: &[u8]) -> String {
     if path.ends_with("cloud.conf") {
         return (a.normalise)(&text);
     }
-    if path.ends_with(".yaml") && text.contains("cloud.conf") {
+    if path.starts_with("manifests/") && text.contains("cloud.conf") {
         let mut doc = parse_all(&text).remove(0);
         if let Some(data) = doc.get_mut("data").and_then(Value::as_object_mut) {
             for key in a.only_derived_keys {

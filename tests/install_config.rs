@@ -967,3 +967,24 @@ fn the_readme_and_help_list_the_same_needs() {
         );
     }
 }
+
+#[test]
+fn a_clouds_yaml_without_the_installers_cloud_is_refused_without_showing_it() {
+    let creds = tempfile::NamedTempFile::new().expect("temp");
+    std::fs::write(
+        creds.path(),
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: openstack-credentials, namespace: kube-system}\nstringData:\n  clouds.yaml: |\n    clouds:\n      mycloud:\n        auth: {password: hunter2}\n        region_name: regionOne\n",
+    )
+    .expect("write");
+    let c = case_named("openstack");
+    let dest = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dest.path().join("README"), "not ours\n").expect("write");
+    let mut args = case_args_keeping(c, dest.path(), &["--openstack-external-network-id"]);
+    args.extend(["--credentials".into(), s(creds.path())]);
+    let err = assert_refused_untouched(
+        dest.path(),
+        || run(&args),
+        "clouds.yaml: no cloud named openstack under clouds",
+    );
+    assert!(!err.contains("hunter2"), "{err}");
+}

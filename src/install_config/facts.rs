@@ -236,7 +236,7 @@ impl Missing {
             .map(|(input, what)| format!("{input} ({what})"))
             .collect();
         format!(
-            "platform.{platform}: the cloud provider config needs what the installer looks up in the cloud; give {}, or the installer's cloud-provider-config with --cloud-config",
+            "platform.{platform}: the cloud provider config needs what the installer reads from its credentials or the cloud; give {}, or the installer's cloud-provider-config with --cloud-config",
             list.join(", ")
         )
     }

@@ -31,7 +31,7 @@ pub fn derive(
     let ids = subscription_and_tenant(facts, missing)?;
     let endpoints = if stack {
         if let Some(text) = &facts.azure_stack_endpoints {
-            Some(stack_endpoints(text)?)
+            Some(stack_endpoints(text, &p.arm_endpoint)?)
         } else {
             missing.need(
                 facts::AZURE_STACK_ENDPOINTS,
@@ -174,12 +174,22 @@ fn subscription_and_tenant(
 }
 
 /// `--azure-stack-endpoints`: a JSON object, written compact as Go's `json.Marshal` writes it.
-fn stack_endpoints(text: &str) -> Result<String> {
+/// The installer builds it from the ARM endpoint, so a `resourceManagerEndpoint` naming another
+/// hub means the wrong file.
+fn stack_endpoints(text: &str, arm_endpoint: &str) -> Result<String> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| anyhow!("{}: not valid JSON: {e}", facts::AZURE_STACK_ENDPOINTS))?;
     if !value.is_object() {
         bail!(
             "{}: expected a JSON object (the go-autorest Environment)",
+            facts::AZURE_STACK_ENDPOINTS
+        );
+    }
+    if let Some(endpoint) = value.get("resourceManagerEndpoint").and_then(Value::as_str)
+        && endpoint.trim_end_matches('/') != arm_endpoint.trim_end_matches('/')
+    {
+        bail!(
+            "{}: resourceManagerEndpoint {endpoint:?} is not platform.azure.armEndpoint {arm_endpoint:?}",
             facts::AZURE_STACK_ENDPOINTS
         );
     }
@@ -266,12 +276,23 @@ mod tests {
 
     #[test]
     fn stack_endpoints_are_written_compact() {
+        let arm = "https://management.hub";
         assert_eq!(
-            stack_endpoints("{\n  \"name\": \"AzureStackCloud\",\n  \"x\": \"a&b\"\n}")
-                .expect("ok"),
-            r#"{"name":"AzureStackCloud","x":"a\u0026b"}"#
+            stack_endpoints(
+                "{\n  \"name\": \"AzureStackCloud\",\n  \"resourceManagerEndpoint\": \"https://management.hub/\",\n  \"x\": \"a&b\"\n}",
+                arm
+            )
+            .expect("ok"),
+            r#"{"name":"AzureStackCloud","resourceManagerEndpoint":"https://management.hub/","x":"a\u0026b"}"#
         );
-        assert!(stack_endpoints("[1]").is_err());
-        assert!(stack_endpoints("{").is_err());
+        assert!(stack_endpoints("[1]", arm).is_err());
+        assert!(stack_endpoints("{", arm).is_err());
+        let err = stack_endpoints(r#"{"resourceManagerEndpoint": "https://other"}"#, arm)
+            .expect_err("another hub");
+        assert!(
+            err.to_string()
+                .contains("is not platform.azure.armEndpoint"),
+            "{err}"
+        );
     }
 }

@@ -7,8 +7,9 @@
 //! `pkg/types/defaults/installconfig.go`, `pkg/validate/validate.go`,
 //! `pkg/asset/installconfig/clusterid.go`, `pkg/asset/manifests/{infrastructure,topologies,
 //! cloudproviderconfig,proxy}.go` and the per-platform packages under `pkg/asset/manifests/`.
-//! Where the installer needs live cloud data, the derivation stops with an error naming the
-//! missing value and the input that supplies it.
+//! What the installer reads from its credentials or the cloud comes from `--credentials` and one
+//! flag per fact (`facts`); when some are missing, the derivation stops with one error naming
+//! every input that would supply them.
 
 mod cloud_provider_config;
 pub mod facts;
@@ -148,8 +149,8 @@ pub struct Options {
 pub struct Derived {
     /// `manifests/cluster-infrastructure-02-config.yml`.
     pub infrastructure: Value,
-    /// `manifests/cloud-provider-config.yaml`, when the installer writes one and it can be
-    /// computed offline (and `--cloud-config` was not given).
+    /// `manifests/cloud-provider-config.yaml`, when the installer writes one (and
+    /// `--cloud-config` was not given).
     pub cloud_provider_config: Option<Value>,
     /// `manifests/cluster-proxy-01-config.yaml`.
     pub proxy: Value,

@@ -452,7 +452,7 @@ fn platform(d: &Document) -> Result<Platform> {
         }
         "ibmcloud" => {
             let mut p: IbmCloud = typed(&value, &at)?;
-            ibmcloud_zones(&mut p, d)?;
+            p.fill_zones(d)?;
             require("region", &p.region)?;
             for (i, e) in p.service_endpoints.iter().enumerate() {
                 check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
@@ -493,35 +493,6 @@ fn platform(d: &Document) -> Result<Platform> {
             "platform.{other}: ccm-render cannot derive the Infrastructure for this platform from an install-config; give the installer's Infrastructure with --infrastructure"
         ),
     })
-}
-
-/// The zones of the control plane and `worker` pools on IBM Cloud: the pool's own
-/// `platform.ibmcloud.zones`, else `platform.ibmcloud.defaultMachinePlatform.zones`
-/// (`pkg/asset/manifests/cloudproviderconfig.go`: `MachinePool.Set` of the default, then of the
-/// pool; `WorkerMachinePool` is the pool named `worker`).
-fn ibmcloud_zones(p: &mut IbmCloud, d: &Document) -> Result<()> {
-    let zones = |pool: Option<&types::MachinePool>, at: &str| -> Result<Vec<String>> {
-        let own = match pool.and_then(|pool| pool.platform.get("ibmcloud")) {
-            Some(v) if !v.is_null() => {
-                typed::<types::IbmCloudMachinePool>(v, &format!("{at}.platform.ibmcloud"))?.zones
-            }
-            _ => Vec::new(),
-        };
-        Ok(if own.is_empty() {
-            p.default_machine_platform.zones.clone()
-        } else {
-            own
-        })
-    };
-    let control_plane = zones(d.control_plane.as_ref(), "controlPlane")?;
-    let worker_index = d.compute.iter().position(|pool| pool.name == "worker");
-    let compute = zones(
-        worker_index.map(|i| &d.compute[i]),
-        &format!("compute[{}]", worker_index.unwrap_or(0)),
-    )?;
-    p.control_plane_zones = control_plane;
-    p.compute_zones = compute;
-    Ok(())
 }
 
 /// The Azure cloud names the installer accepts (`pkg/types/azure`).

@@ -184,3 +184,22 @@ fn platforms_needing_cloud_facts_name_every_missing_input() {
     let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
     assert!(e.contains("--ibm-instance-crn"), "{e}");
 }
+
+#[test]
+fn ibmcloud_zones_are_the_pools_own_else_the_default_machine_platforms() {
+    let mut d = base();
+    d["platform"] =
+        json!({"ibmcloud": {"region": "eu-gb", "defaultMachinePlatform": {"zones": ["eu-gb-1"]}}});
+    d["compute"] = json!([
+        {"name": "edge", "platform": {"ibmcloud": {"zones": ["eu-gb-3"]}}},
+        {"name": "worker", "platform": {"ibmcloud": {"zones": ["eu-gb-2", "eu-gb-3"]}}},
+    ]);
+    let ic = parse(&d).expect("valid");
+    let Platform::IbmCloud(p) = &ic.platform else {
+        panic!("ibmcloud")
+    };
+    assert_eq!(p.control_plane_zones, ["eu-gb-1"]);
+    assert_eq!(p.compute_zones, ["eu-gb-2", "eu-gb-3"]);
+    d["compute"][1]["platform"] = json!({"ibmcloud": {"zones": "eu-gb-2"}});
+    assert!(err(d).starts_with("compute[1].platform.ibmcloud.zones: invalid type"));
+}

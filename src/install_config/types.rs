@@ -223,6 +223,33 @@ pub struct IbmCloud {
     pub compute_zones: Vec<String>,
 }
 
+impl IbmCloud {
+    /// The zones of the control plane and `worker` pools: the pool's own
+    /// `platform.ibmcloud.zones`, else `platform.ibmcloud.defaultMachinePlatform.zones`
+    /// (installer `pkg/asset/manifests/cloudproviderconfig.go`: `MachinePool.Set` of the
+    /// default, then of the pool; `WorkerMachinePool` is the pool named `worker`).
+    pub fn fill_zones(&mut self, d: &Document) -> anyhow::Result<()> {
+        let default = self.default_machine_platform.zones.clone();
+        let zones = |pool: Option<&MachinePool>, at: &str| -> anyhow::Result<Vec<String>> {
+            let own = match pool.and_then(|pool| pool.platform.get("ibmcloud")) {
+                Some(v) if !v.is_null() => {
+                    super::typed::<IbmCloudMachinePool>(v, &format!("{at}.platform.ibmcloud"))?
+                        .zones
+                }
+                _ => Vec::new(),
+            };
+            Ok(if own.is_empty() { default.clone() } else { own })
+        };
+        self.control_plane_zones = zones(d.control_plane.as_ref(), "controlPlane")?;
+        let worker = d.compute.iter().position(|pool| pool.name == "worker");
+        self.compute_zones = zones(
+            worker.map(|i| &d.compute[i]),
+            &format!("compute[{}]", worker.unwrap_or(0)),
+        )?;
+        Ok(())
+    }
+}
+
 /// `platform.ibmcloud` of a machine pool: only the zones are read.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct IbmCloudMachinePool {

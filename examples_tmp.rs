@@ -1,0 +1,1 @@
+fn main() { print!("{}", ccm_render::install_config::facts::markdown_table()); }

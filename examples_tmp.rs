@@ -1,1 +1,0 @@
-fn main() { print!("{}", ccm_render::install_config::facts::markdown_table()); }

@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// podman as the project runs it (scripts/podman).
 fn podman() -> Command {
@@ -317,8 +318,15 @@ fn the_image_reads_the_cluster_config_v1_configmap_and_runs_as_non_root_by_defau
 
 // ---- the bootkube stage -----------------------------------------------------------------------
 
-/// The stage names its container ccm-render, as bootkube names each render's: one at a time.
-static STAGE: Mutex<()> = Mutex::new(());
+/// A container name no other stage run uses, even from another test process.
+fn container_name() -> String {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "ccm-render-test-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    )
+}
 
 /// A bootstrap node in a temporary folder: the stage's root prefix, with /opt/openshift laid
 /// out by the installer.
@@ -358,9 +366,6 @@ impl Node {
             cd "$CCM_TEST_ROOT/opt/openshift"
             . "$0"
         "#;
-        let _one_at_a_time = STAGE
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
         Command::new("bash")
             .args(["-c", script])
             .arg(root().join("contrib/bootkube/ccm-bootstrap.sh"))
@@ -373,6 +378,7 @@ impl Node {
             )
             .env("CCM_RENDER_IMAGE", image)
             .env("RELEASE_IMAGE_DIGEST", release)
+            .env("CCM_RENDER_CONTAINER", container_name())
             .env_remove("CCM_RENDER_IMAGES")
             .output()
             .expect("bash runs")

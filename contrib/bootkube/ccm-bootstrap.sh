@@ -23,6 +23,8 @@
 #   CCM_BOOTSTRAP_MANIFESTS  "true": also place the post-install manifests into
 #                            /opt/openshift/manifests, so that cluster-bootstrap creates them
 #                            before the operator runs (default: leave them to the operator)
+#   CCM_RENDER_CONTAINER     the render container's name (default ccm-render, as bootkube names
+#                            each render's; tests running side by side give each its own)
 set -euo pipefail
 
 # ---- Where each output lands ---------------------------------------------------------------
@@ -106,7 +108,7 @@ if [ ! -f ccm-bootstrap.done ]; then
     # --user 0: the image's default user may not write to the root-owned asset dir.
     bootkube_podman_run \
         --rm \
-        --name ccm-render \
+        --name "${CCM_RENDER_CONTAINER:-ccm-render}" \
         --user 0 \
         --volume "$PWD:/assets:z" \
         "${CCM_RENDER_IMAGE}" \

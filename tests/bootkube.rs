@@ -560,6 +560,22 @@ fn a_bad_input_fails_the_stage_with_no_marker_and_nothing_placed() {
 
 #[test]
 #[ignore = "needs podman: run scripts/test"]
+fn a_release_image_without_image_references_fails_the_stage_with_no_marker() {
+    let node = Node::new(&conformance_case("aws"));
+    // The ccm-render image holds no /release-manifests.
+    let out = node.run_stage(image(), image(), false);
+    let err = stderr(&out);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("has no /release-manifests/image-references"),
+        "{err}"
+    );
+    assert!(!node.path("opt/openshift/ccm-bootstrap.done").exists());
+    assert_eq!(placed(&node.path("etc")), BTreeMap::new());
+}
+
+#[test]
+#[ignore = "needs podman: run scripts/test"]
 fn podman_setup_adds_only_the_missing_setting_and_a_rerun_changes_nothing() {
     let cases = [
         (None, "[containers]\ndefault_ulimits = []\n"),

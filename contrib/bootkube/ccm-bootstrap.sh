@@ -59,7 +59,11 @@ fi
 ccm_bootstrap_release_image_references() {
     local container
     container=$(podman create --quiet --net=none "${RELEASE_IMAGE_DIGEST:?neither CCM_RENDER_IMAGES nor RELEASE_IMAGE_DIGEST is set}" ccm-bootstrap)
-    podman cp "${container}:/release-manifests/image-references" "${1}"
+    if ! podman cp "${container}:/release-manifests/image-references" "${1}"; then
+        podman rm --force "${container}" >/dev/null
+        echo "ccm-bootstrap: ${RELEASE_IMAGE_DIGEST} has no /release-manifests/image-references" >&2
+        false
+    fi
     podman rm --force "${container}" >/dev/null
 }
 

@@ -1,0 +1,206 @@
+//! Writing bytes so that they survive a crash: temporary files staged beside their target, and
+//! flushes batched so that an update costs one commit of the filesystem, not one per file.
+//!
+//! A file is durable once its data and its directory entry reached the disk. `fsync` on each
+//! file and each directory does that one at a time: every call waits for a commit of the
+//! filesystem's journal (a render of 15 files measured 75–115 ms that way on ext4, against 8–12 ms
+//! with one `syncfs`). On Linux, [`Flush`] therefore calls `syncfs(2)` once per filesystem
+//! touched, which writes all of it back in one commit; elsewhere it falls back to `fsync` on
+//! every file and directory it was given.
+
+use super::failpoint;
+use super::names::TEMP_PREFIX;
+use super::tree::File;
+use anyhow::{Context as _, Result, anyhow, bail};
+use camino::{Utf8Path, Utf8PathBuf};
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
+
+/// Random letters and digits in a temporary name: enough that two runs never pick the same.
+const RANDOM_LEN: usize = 10;
+
+/// Paths whose data and directory entries must reach the disk before the next step.
+#[derive(Debug, Default)]
+pub(super) struct Flush {
+    dirs: BTreeSet<Utf8PathBuf>,
+    files: BTreeSet<Utf8PathBuf>,
+}
+
+impl Flush {
+    /// A file written (its data) and thereby its directory (its entry).
+    pub(super) fn file(&mut self, path: &Utf8Path) {
+        self.files.insert(path.to_owned());
+        if let Some(dir) = parent_of(path) {
+            self.dirs.insert(dir.to_owned());
+        }
+    }
+
+    /// A directory whose entries changed (a rename, a removal, a new folder).
+    pub(super) fn dir(&mut self, dir: &Utf8Path) {
+        self.dirs.insert(dir.to_owned());
+    }
+
+    /// Flushes everything recorded, then forgets it. `what` prefixes errors.
+    pub(super) fn commit(&mut self, what: &str) -> Result<()> {
+        failpoint::hit("flush")?;
+        let result = self.sync(what);
+        self.dirs.clear();
+        self.files.clear();
+        result
+    }
+
+    #[cfg(target_os = "linux")]
+    fn sync(&self, what: &str) -> Result<()> {
+        use std::os::unix::fs::MetadataExt as _;
+        // One syncfs per filesystem: a folder of the tree may be a mount point of its own.
+        let mut devices = BTreeSet::new();
+        for dir in &self.dirs {
+            let handle = match std::fs::File::open(dir) {
+                Ok(handle) => handle,
+                // Removed since (an emptied folder): nothing of it left to flush.
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(err) => bail!("{what}: opening {dir} to flush it: {err}"),
+            };
+            let meta = handle
+                .metadata()
+                .with_context(|| format!("{what}: flushing {dir}"))?;
+            if devices.insert(meta.dev()) {
+                rustix::fs::syncfs(&handle)
+                    .map_err(|err| anyhow!("{what}: flushing the filesystem of {dir}: {err}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn sync(&self, what: &str) -> Result<()> {
+        for path in self.files.iter().chain(&self.dirs) {
+            match std::fs::File::open(path) {
+                Ok(handle) => handle
+                    .sync_all()
+                    .with_context(|| format!("{what}: flushing {path}"))?,
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => bail!("{what}: opening {path} to flush it: {err}"),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The folder of `path` (`.` for a bare name).
+fn parent_of(path: &Utf8Path) -> Option<&Utf8Path> {
+    match path.parent() {
+        Some(dir) if dir.as_str().is_empty() => Some(Utf8Path::new(".")),
+        other => other,
+    }
+}
+
+/// Writes `file` to a new temporary file in `dir` (named with [`TEMP_PREFIX`], mode
+/// `file.mode`) and returns its path; the file is not flushed (see [`Flush`]). On error nothing
+/// is left behind.
+pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathBuf> {
+    let mut temp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .rand_bytes(RANDOM_LEN)
+        .tempfile_in(dir)
+        .with_context(|| format!("{what}: creating a temporary file in {dir}"))?;
+    failpoint::hit("stage")?;
+    temp.write_all(&file.bytes)
+        .with_context(|| format!("{what}: writing a temporary file in {dir}"))?;
+    temp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(file.mode))
+        .with_context(|| format!("{what}: setting the mode of a temporary file in {dir}"))?;
+    let path = temp
+        .into_temp_path()
+        .keep()
+        .map_err(|err| anyhow!("{what}: keeping a temporary file in {dir}: {}", err.error))?;
+    Utf8PathBuf::from_path_buf(path)
+        .map_err(|path| anyhow!("{what}: {} is not UTF-8", path.display()))
+}
+
+/// Replaces one file atomically and durably: `file` is written to a temporary file beside
+/// `path`, flushed, renamed over `path`, and the folder flushed. Readers see the old file or the
+/// new one, never a mix or a truncated file, and after a crash the disk holds one or the other.
+/// On error `path` is as it was and no temporary file is left; a SIGKILL at the wrong instant
+/// can leave one (`.ccm-render-tmp-…` beside `path`), which the next render removes when `path`
+/// is inside its `--dest-dir`. `what` (a flag name) starts every error message.
+///
+/// For a single file outside `--dest-dir` (`--emit-infrastructure`, an Ignition config): a
+/// tree inside `--dest-dir` goes through [`super::Dest`], which also locks and journals.
+pub fn replace_file(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => bail!("{what} {path}: is a directory"),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            bail!("{what} {path}: is a symbolic link; refusing to replace it")
+        }
+        _ => {}
+    }
+    let Some(dir) = parent_of(path) else {
+        bail!("{what} {path}: has no parent directory");
+    };
+    let temp = stage(dir, file, what)?;
+    let result = (|| {
+        let handle =
+            std::fs::File::open(&temp).with_context(|| format!("{what}: flushing {path}"))?;
+        handle
+            .sync_all()
+            .with_context(|| format!("{what}: flushing {path}"))?;
+        failpoint::hit("rename")?;
+        std::fs::rename(&temp, path).with_context(|| format!("{what}: renaming into {path}"))?;
+        Ok(())
+    })();
+    if let Err(err) = result {
+        if !failpoint::is_crash(&err) {
+            let _ = std::fs::remove_file(&temp);
+        }
+        return Err(err);
+    }
+    sync_dir(dir).with_context(|| format!("{what}: flushing {dir}"))
+}
+
+/// `fsync` on a directory: its entries (a rename, a new file) reach the disk.
+pub(super) fn sync_dir(dir: &Utf8Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replace_file_refuses_a_directory_then_leaves_only_the_file_with_its_mode() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = Utf8Path::from_path(dir.path()).expect("utf8");
+        std::fs::create_dir_all(root.join("ignition.json/x")).expect("mkdir");
+        let file = File {
+            bytes: b"{}".to_vec(),
+            mode: 0o600,
+        };
+        let err = replace_file(&root.join("ignition.json"), &file, "--ignition")
+            .expect_err("a directory");
+        assert!(err.to_string().contains("is a directory"), "{err}");
+        std::fs::remove_dir_all(root.join("ignition.json")).expect("rm");
+        replace_file(&root.join("ignition.json"), &file, "--ignition").expect("writes");
+        let names: Vec<_> = std::fs::read_dir(root)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, ["ignition.json"]);
+        let meta = std::fs::metadata(root.join("ignition.json")).expect("written");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn stage_names_the_file_as_ours() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = Utf8Path::from_path(dir.path()).expect("utf8");
+        let file = File {
+            bytes: b"x".to_vec(),
+            mode: 0o644,
+        };
+        let temp = stage(root, &file, "--dest-dir").expect("stages");
+        let name = temp.file_name().expect("a name");
+        assert!(super::super::names::is_temporary(name), "{name}");
+    }
+}

@@ -331,3 +331,53 @@ fn a_disk_that_fills_mid_update_leaves_the_old_render() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(snapshot(&dest), expected[1]);
 }
+
+#[test]
+fn check_reports_a_cut_short_update_and_the_next_render_completes_it() {
+    let expected = expected_trees();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("out");
+    assert!(run(&render_args(0, &dest)).status.success());
+    // What a render killed right after its commit leaves: a staged file, the journal naming
+    // it, and a stray temporary file of an earlier crash.
+    let staged = "config/.ccm-render-tmp-Q1w2E3r4T5";
+    std::fs::write(dest.join(staged), "half\n").expect("stage");
+    std::fs::write(dest.join("manifests/.ccm-render-tmp-Zz9Yy8Xx7W"), "x").expect("stray");
+    std::fs::write(
+        dest.join(ccm_render::output::JOURNAL_FILE),
+        format!(
+            r#"{{"version":1,"steps":[{{"op":"rename","from":"{staged}","to":"config/cloud.conf"}}]}}"#
+        ),
+    )
+    .expect("journal");
+    let before = snapshot(&dest);
+
+    let mut args = render_args(0, &dest);
+    args.push("--check".into());
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let list = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        list,
+        "repair   .ccm-render.journal\nremoved  manifests/.ccm-render-tmp-Zz9Yy8Xx7W\n"
+    );
+    assert!(stderr(&out).contains("cut short by a crash (1 files not yet updated)"));
+    args.extend(["--output".into(), "json".into()]);
+    let json: serde_json::Value = serde_json::from_slice(&run(&args).stdout).expect("json");
+    assert_eq!(json["interruptedUpdate"], true);
+    assert_eq!(
+        json["temporaryFiles"],
+        serde_json::json!(["manifests/.ccm-render-tmp-Zz9Yy8Xx7W"])
+    );
+    assert_eq!(snapshot(&dest), before, "--check wrote");
+
+    let out = run(&render_args(0, &dest));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("completed an update that a crashed run left half done"),
+        "{err}"
+    );
+    assert!(err.contains("removed 1 temporary files"), "{err}");
+    assert_eq!(snapshot(&dest), expected[0]);
+}

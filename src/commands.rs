@@ -198,14 +198,14 @@ fn check(
     let leftovers = &plan.leftovers;
     if leftovers.journal.is_some() {
         eprintln!(
-            "ccm-render: {}: an update was cut short by a crash ({} files not yet updated); the next render completes it",
+            "ccm-render: {}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
             args.dest_dir,
             leftovers.unfinished.len()
         );
     }
     if !leftovers.temporary.is_empty() {
         eprintln!(
-            "ccm-render: {}: {} temporary files left by a crashed run; the next render removes them",
+            "ccm-render: {}: temporary files left by a crashed run: {}; the next render removes them",
             args.dest_dir,
             leftovers.temporary.len()
         );
@@ -222,13 +222,13 @@ fn check(
 fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
     if repaired.journal.is_some() {
         eprintln!(
-            "note: {dir}: completed an update that a crashed run left half done ({} files)",
+            "note: {dir}: completed an update that a crashed run left half done (files it had yet to update: {})",
             repaired.unfinished.len()
         );
     }
     if !repaired.temporary.is_empty() {
         eprintln!(
-            "note: {dir}: removed {} temporary files a crashed run left",
+            "note: {dir}: removed temporary files a crashed run left: {}",
             repaired.temporary.len()
         );
     }

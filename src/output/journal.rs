@@ -87,7 +87,7 @@ pub(super) fn read(dest: &Utf8Path) -> Result<Option<Journal>> {
         Err(err) => bail!("--dest-dir: reading {path}: {err}"),
     };
     let journal: Journal = serde_json::from_str(&text).with_context(|| {
-        format!("--dest-dir: {path} is not a journal this version of ccm-render wrote; move it away once DIR is checked")
+        format!("--dest-dir: {path} is not a journal this version of ccm-render wrote; move it away once {dest} is checked")
     })?;
     check(&journal).with_context(|| format!("--dest-dir: {path} is damaged"))?;
     Ok(Some(journal))

@@ -238,6 +238,8 @@ fn a_run_that_cannot_get_the_lock_gives_up_naming_the_directory_and_the_holder()
         assert_eq!(snapshot(&dest), before);
     }
     lock.unlock().expect("unlocks");
+    // A bad value is an error even when there is nothing to wait for.
+    std::fs::remove_file(&lock_path).expect("rm");
     let out = command(&render_args(1, &dest))
         .env("CCM_RENDER_LOCK_TIMEOUT", "nonsense")
         .output()
@@ -248,6 +250,8 @@ fn a_run_that_cannot_get_the_lock_gives_up_naming_the_directory_and_the_holder()
         "{}",
         stderr(&out)
     );
+    assert_eq!(snapshot(&dest), before);
+    assert!(!lock_path.exists());
     assert!(run(&render_args(1, &dest)).status.success());
 }
 

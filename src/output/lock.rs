@@ -133,7 +133,7 @@ fn holder(path: &Utf8Path) -> String {
 }
 
 /// The wait from [`TIMEOUT_VAR`], or [`DEFAULT_TIMEOUT`].
-fn timeout() -> Result<Duration> {
+pub(super) fn timeout() -> Result<Duration> {
     let Some(value) = std::env::var_os(TIMEOUT_VAR) else {
         return Ok(DEFAULT_TIMEOUT);
     };

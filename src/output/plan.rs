@@ -92,6 +92,8 @@ impl Plan {
 /// it (a shared lock), so it never sees an update half done.
 pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
     check_dest(dest)?;
+    // Checked on every run, not only on those that end up waiting.
+    super::lock::timeout()?;
     if !probe_dir_or_missing(dest)? {
         return compare(tree, dest, prune);
     }

@@ -178,7 +178,7 @@ fn sigkill_at_random_instants_never_leaves_a_mix_of_renders_or_stray_files() {
             });
     }
     eprintln!("soak: {kills} kills, {cut_short} left an update to repair");
-    assert!(kills >= 100, "only {kills} kills in the time");
+    assert!(kills >= 60, "only {kills} kills in the time");
     assert!(
         cut_short > 0,
         "no kill landed during an update (seed {seed})"

@@ -72,7 +72,7 @@ pub struct Dest {
 }
 
 impl Dest {
-    /// Creates `path` if needed, takes its lock (waiting as [`super::lock`] says) and repairs it.
+    /// Creates `path` if needed, takes its lock (waiting as `lock.rs` says) and repairs it.
     pub fn open(path: &Utf8Path) -> Result<Self> {
         check_dest(path)?;
         create_root(path)?;

@@ -2,24 +2,39 @@
 //!
 //! A render reaches the disk in four moves, one file each:
 //!
-//! * [`tree`]: lay the rendered objects out as files (names, modes, folders), in memory.
-//! * [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would be added,
+//! * `tree.rs`, [`tree`]: lay the rendered objects out as files (names, modes, folders), in memory.
+//! * `plan.rs`, [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would be added,
 //!   changed, removed (`--prune`), and what a crashed run left. `--check`/`--diff` stop here.
-//! * [`apply`]: open the directory ([`Dest::open`]: create it, lock it, repair it) and carry
+//! * `apply.rs`, [`apply`]: open the directory ([`Dest::open`]: create it, lock it, repair it) and carry
 //!   the plan out as one update that a crash at any instant leaves as the old tree or the new.
-//! * [`recover`]: the repair: complete an update whose journal exists, remove stray temporary
+//! * `recover.rs`: the repair: complete an update whose journal exists, remove stray temporary
 //!   files.
 //!
-//! Beneath them: [`journal`] (the commit record of an update and its idempotent steps),
-//! [`lock`] (runs on one directory take turns), [`durable`] (staging files, batched flushes,
-//! and [`replace_file`] for a single file outside the tree), [`names`] (the `.ccm-render*`
-//! files ccm-render keeps in `--dest-dir`) and, in tests, [`failpoint`] (crashes and full disks
+//! Beneath them: `journal.rs` (the commit record of an update and its idempotent steps),
+//! `lock.rs` (runs on one directory take turns), `durable.rs` (staging files, batched flushes,
+//! and [`replace_file`] for a single file outside the tree), `names.rs` (the `.ccm-render*`
+//! files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs` (crashes and full disks
 //! on demand at every step).
+//!
+//! What `render` does with them (`src/commands.rs`):
+//!
+//! ```text
+//! plan(tree, DIR)            read-only, under a shared lock if DIR/.ccm-render.lock exists
+//!   └─ no change? done: nothing written, not even the lock file
+//! Dest::open(DIR)            mkdir -p DIR; flock DIR/.ccm-render.lock; repair a crashed run
+//! dest.plan(tree)            the same comparison, now under the lock
+//! dest.apply(&plan)          stage .ccm-render-tmp-* files → flush → DIR/.ccm-render.journal
+//!                            (commit) → renames, removals → flush → remove the journal
+//! ```
+//!
+//! A command that writes several trees (one per case folder) opens each folder as its own
+//! [`Dest`]. A single file elsewhere (`--emit-infrastructure`, an Ignition config) goes
+//! through [`replace_file`].
 //!
 //! The guarantee, for a reader of `--dest-dir`: after a run ends, however it ends, and once the
 //! next run on the directory has begun, every file is the old render's or every file is the new
 //! render's; no temporary file survives that next run. A render that changes nothing writes
-//! nothing (the lock file, created once and empty, aside).
+//! nothing.
 
 mod apply;
 mod durable;

@@ -4,11 +4,11 @@
 //! one. Recovery removes only files whose names [`is_temporary`] recognises.
 
 /// The lock file in `--dest-dir`: runs on one directory take turns on it (see
-/// [`super::lock`]). Empty, except for the pid of a render while that render holds it.
+/// `lock.rs`). Empty, except for the pid of a render while that render holds it.
 pub const LOCK: &str = ".ccm-render.lock";
 
 /// The journal of the update in progress in `--dest-dir`, present only between an update's
-/// commit and its end (see [`super::journal`]).
+/// commit and its end (see `journal.rs`).
 pub const JOURNAL: &str = ".ccm-render.journal";
 
 /// Prefix of every temporary file: a file staged beside its target, or a journal being written.

@@ -256,7 +256,7 @@ fn a_run_that_cannot_get_the_lock_gives_up_naming_the_directory_and_the_holder()
 }
 
 #[test]
-fn check_never_creates_or_locks_a_directory() {
+fn check_and_a_render_that_changes_nothing_never_create_or_lock_a_directory() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = dir.path().join("missing");
     let mut args = render_args(0, &missing);
@@ -271,6 +271,19 @@ fn check_never_creates_or_locks_a_directory() {
     args.push("--check".into());
     assert_eq!(run(&args).status.code(), Some(0));
     assert!(!dest.join(ccm_render::output::LOCK_FILE).exists());
+    // Nor does a render that changes nothing: it writes nothing at all.
+    let before = snapshot(&dest);
+    let folder_time = std::fs::metadata(dest.join("manifests"))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let out = run(&render_args(0, &dest));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!dest.join(ccm_render::output::LOCK_FILE).exists());
+    assert_eq!(snapshot(&dest), before);
+    let after_time = std::fs::metadata(dest.join("manifests"))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    assert_eq!(after_time, folder_time);
 }
 
 /// Mounts a tmpfs of `size` at a new folder, when this process may (root, and mount(8)

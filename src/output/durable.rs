@@ -142,7 +142,7 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
 ///
 /// For a single file outside `--dest-dir` (`--emit-infrastructure`, an Ignition config): a
 /// tree inside `--dest-dir` goes through [`super::Dest`], which also locks and journals.
-pub fn replace_file(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
+pub fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_dir() => bail!("{what} {path}: is a directory"),
         Ok(meta) if meta.file_type().is_symlink() => {
@@ -191,11 +191,11 @@ mod tests {
             bytes: b"{}".to_vec(),
             mode: 0o600,
         };
-        let err = replace_file(&root.join("ignition.json"), &file, "--ignition")
+        let err = replace_single_file(&root.join("ignition.json"), &file, "--ignition")
             .expect_err("a directory");
         assert!(err.to_string().contains("is a directory"), "{err}");
         std::fs::remove_dir_all(root.join("ignition.json")).expect("rm");
-        replace_file(&root.join("ignition.json"), &file, "--ignition").expect("writes");
+        replace_single_file(&root.join("ignition.json"), &file, "--ignition").expect("writes");
         let names: Vec<_> = std::fs::read_dir(root)
             .expect("list")
             .map(|e| e.expect("entry").file_name())
@@ -226,7 +226,7 @@ mod tests {
         // "stage", then "rename": a full disk at either leaves the old file and nothing else.
         for at in 0..2 {
             failpoint::arm(Some(at), failpoint::Fault::NoSpace);
-            let err = replace_file(&path, &file, "--ignition").expect_err("fails");
+            let err = replace_single_file(&path, &file, "--ignition").expect_err("fails");
             failpoint::disarm();
             assert!(format!("{err:#}").contains("No space left"), "{err:#}");
             assert_eq!(std::fs::read(&path).expect("kept"), b"old");
@@ -234,7 +234,7 @@ mod tests {
         }
         // Killed before the rename: the old file, and a temporary file the next render removes.
         failpoint::arm(Some(1), failpoint::Fault::Crash);
-        assert!(replace_file(&path, &file, "--ignition").is_err());
+        assert!(replace_single_file(&path, &file, "--ignition").is_err());
         failpoint::disarm();
         assert_eq!(std::fs::read(&path).expect("kept"), b"old");
         let left = names();

@@ -11,10 +11,10 @@
 //!   files.
 //!
 //! Beneath them: `journal.rs` (the commit record of an update and its idempotent steps),
-//! `lock.rs` (runs on one directory take turns), `durable.rs` (staging files, batched flushes,
-//! and [`replace_file`] for a single file outside the tree), `names.rs` (the `.ccm-render*`
-//! files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs` (crashes and full disks
-//! on demand at every step).
+//! `lock.rs` (runs on one directory take turns), `durable.rs` (staging files, batched
+//! flushes, and [`replace_single_file`] for a single file outside the tree), `names.rs` (the
+//! `.ccm-render*` files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs`
+//! (crashes and full disks on demand at every step).
 //!
 //! What `render` does with them (`src/commands.rs`):
 //!
@@ -29,7 +29,7 @@
 //!
 //! A command that writes several trees (one per case folder) opens each folder as its own
 //! [`Dest`]. A single file elsewhere (`--emit-infrastructure`, an Ignition config) goes
-//! through [`replace_file`].
+//! through [`replace_single_file`].
 //!
 //! The guarantee, for a reader of `--dest-dir`: after a run ends, however it ends, and once the
 //! next run on the directory has begun, every file is the old render's or every file is the new
@@ -47,7 +47,7 @@ mod recover;
 mod tree;
 
 pub use apply::{Dest, WriteReport, apply, write};
-pub use durable::replace_file;
+pub use durable::replace_single_file;
 pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
 pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
 pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
@@ -60,14 +60,14 @@ pub use tree::{
 use anyhow::Result;
 use camino::Utf8Path;
 
-/// Writes one file outside `--dest-dir` (`--emit-infrastructure`) with [`replace_file`], mode
-/// 0644. `flag` names the file in errors.
+/// Writes one file outside `--dest-dir` (`--emit-infrastructure`) with
+/// [`replace_single_file`], mode 0644. `flag` names the file in errors.
 pub fn write_file(path: &Utf8Path, bytes: &[u8], flag: &str) -> Result<()> {
     let file = File {
         bytes: bytes.to_vec(),
         mode: PUBLIC_MODE,
     };
-    replace_file(path, &file, flag)
+    replace_single_file(path, &file, flag)
 }
 
 #[cfg(test)]

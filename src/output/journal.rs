@@ -7,8 +7,8 @@
 //! So every step is idempotent: create a folder (done if it exists), rename a staged temporary
 //! file over its target (done if the temporary file is gone: names are random and never
 //! reused), remove a file (done if absent), remove an emptied folder (done if absent; kept if
-//! not empty). The journal is JSON: `{"version":1,"steps":[{"op":"rename","from":…,"to":…},…]}`
-//! with paths relative to `--dest-dir`, checked on reading so that a damaged or planted journal
+//! not empty). The journal is JSON,
+//! `{"version":1,"steps":[{"op":"rename","from":…,"to":…},…]}`, with paths relative to `--dest-dir`, checked on reading so that a damaged or planted journal
 //! cannot make a run touch anything outside `--dest-dir` or rename anything but its own
 //! temporary files.
 

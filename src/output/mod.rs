@@ -2,11 +2,14 @@
 //!
 //! A render reaches the disk in four moves, one file each:
 //!
-//! * `tree.rs`, [`tree`]: lay the rendered objects out as files (names, modes, folders), in memory.
-//! * `plan.rs`, [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would be added,
-//!   changed, removed (`--prune`), and what a crashed run left. `--check`/`--diff` stop here.
-//! * `apply.rs`, [`apply`]: open the directory ([`Dest::open`]: create it, lock it, repair it) and carry
-//!   the plan out as one update that a crash at any instant leaves as the old tree or the new.
+//! * `tree.rs`, [`tree`]: lay the rendered objects out as files (names, modes, folders), in
+//!   memory.
+//! * `plan.rs`, [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would
+//!   be added, changed, removed (`--prune`), and what a crashed run left. `--check`/`--diff`
+//!   stop here.
+//! * `apply.rs`, [`apply`]: open the directory ([`Dest::open`]: create it, lock it, repair it)
+//!   and carry the plan out as one update that a crash at any instant leaves as the old tree or
+//!   the new.
 //! * `recover.rs`: the repair: complete an update whose journal exists, remove stray temporary
 //!   files.
 //!

@@ -6,8 +6,8 @@
 //! filesystem's journal (writing 15 files of 3 kB and flushing them took 75–115 ms that way on
 //! the project's ext4 machine under load, against 8–12 ms with one `syncfs`). On Linux,
 //! [`Flush`] therefore calls `syncfs(2)` once per filesystem touched, which writes all of it
-//! back in one commit; elsewhere (or where `syncfs` is refused)
-//! it falls back to `fsync` on every file and directory it was given.
+//! back in one commit; elsewhere (or where `syncfs` is refused) it falls back to `fsync` on
+//! every file and directory it was given.
 
 use super::failpoint;
 use super::names::TEMP_PREFIX;

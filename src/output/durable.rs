@@ -10,7 +10,7 @@
 //! every file and directory it was given.
 
 use super::failpoint;
-use super::names::TEMP_PREFIX;
+use super::names::{SINGLE_PREFIX, TEMP_PREFIX, is_single_temporary};
 use super::tree::File;
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
@@ -137,9 +137,11 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
 /// Replaces one file atomically and durably: `file` is written to a temporary file beside
 /// `path`, flushed, renamed over `path`, and the folder flushed. Readers see the old file or the
 /// new one, never a mix or a truncated file, and after a crash the disk holds one or the other.
-/// On error `path` is as it was and no temporary file is left; a SIGKILL at the wrong instant
-/// can leave one (`.ccm-render-tmp-…` beside `path`), which the next render removes when `path`
-/// is inside its `--dest-dir`. `what` (a flag name) starts every error message.
+/// On error `path` is as it was and no temporary file is left. A SIGKILL at the wrong instant
+/// can leave one (`.ccm-render-one-…` beside `path`); the next write into that folder removes
+/// it, and so does the next render when the folder is inside its `--dest-dir`. Concurrent
+/// writers never remove each other's: each holds a `flock` on its temporary file until the
+/// rename, and only unlocked ones are removed. `what` (a flag name) starts every error message.
 ///
 /// For a single file outside `--dest-dir` (`--emit-infrastructure`, an Ignition config): a
 /// tree inside `--dest-dir` goes through [`super::Dest`], which also locks and journals.
@@ -154,24 +156,101 @@ pub fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<(
     let Some(dir) = parent_of(path) else {
         bail!("{what} {path}: has no parent directory");
     };
-    let temp = stage(dir, file, what)?;
-    let result = (|| {
-        let handle =
-            std::fs::File::open(&temp).with_context(|| format!("{what}: flushing {path}"))?;
-        handle
-            .sync_all()
-            .with_context(|| format!("{what}: flushing {path}"))?;
-        failpoint::hit("rename")?;
-        std::fs::rename(&temp, path).with_context(|| format!("{what}: renaming into {path}"))?;
-        Ok(())
-    })();
-    if let Err(err) = result {
-        if !failpoint::is_crash(&err) {
-            let _ = std::fs::remove_file(&temp);
+    remove_stray_single_files(dir);
+    let mut temp = locked_temporary(dir, what)?;
+    failpoint::hit("stage")?;
+    temp.write_all(&file.bytes)
+        .with_context(|| format!("{what}: writing a temporary file for {path}"))?;
+    temp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(file.mode))
+        .with_context(|| format!("{what}: setting the mode of {path}"))?;
+    temp.as_file()
+        .sync_all()
+        .with_context(|| format!("{what}: flushing {path}"))?;
+    if let Err(err) = failpoint::hit("rename") {
+        if failpoint::is_crash(&err) {
+            // As a killed process would: the file stays, its lock goes.
+            let _ = temp.into_temp_path().keep();
         }
         return Err(err);
     }
+    // On error the temporary file is removed as it is dropped.
+    let handle = temp
+        .persist(path)
+        .map_err(|err| anyhow!("{what}: renaming into {path}: {}", err.error))?;
+    drop(handle);
     sync_dir(dir).with_context(|| format!("{what}: flushing {dir}"))
+}
+
+/// A new temporary file for [`replace_single_file`] in `dir`, locked by this process and
+/// checked to be still in place after locking: another writer's clean-up may have removed it
+/// between its creation and the lock (then another is made).
+fn locked_temporary(dir: &Utf8Path, what: &str) -> Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::MetadataExt as _;
+    for _ in 0..3 {
+        let temp = tempfile::Builder::new()
+            .prefix(SINGLE_PREFIX)
+            .rand_bytes(RANDOM_LEN)
+            .tempfile_in(dir)
+            .with_context(|| format!("{what}: creating a temporary file in {dir}"))?;
+        if temp.as_file().try_lock().is_err() {
+            continue;
+        }
+        let ours = temp.as_file().metadata().map(|m| (m.dev(), m.ino()));
+        let there = std::fs::symlink_metadata(temp.path()).map(|m| (m.dev(), m.ino()));
+        if matches!((ours, there), (Ok(a), Ok(b)) if a == b) {
+            return Ok(temp);
+        }
+    }
+    bail!("{what}: creating a temporary file in {dir}: removed by another process three times")
+}
+
+/// Removes the temporary files of single-file writes in `dir` whose writer is gone (their
+/// `flock` can be taken). Best effort: a file that cannot be removed stays for the next try.
+fn remove_stray_single_files(dir: &Utf8Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if let Some(name) = entry.file_name().to_str()
+            && is_single_temporary(name)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            let _ = remove_if_abandoned(&dir.join(name));
+        }
+    }
+}
+
+/// Removes `path`, a single-file write's temporary file, when no live writer holds its lock;
+/// true when it was abandoned (and is now removed).
+pub(super) fn remove_if_abandoned(path: &Utf8Path) -> std::io::Result<bool> {
+    let Some(_held) = abandoned(path)? else {
+        return Ok(false);
+    };
+    // Removed while this process holds the lock: a writer that made the file but has not
+    // locked it yet finds it gone and makes another (see locked_temporary).
+    std::fs::remove_file(path)?;
+    Ok(true)
+}
+
+/// Whether no live writer holds the lock of `path`, a single-file write's temporary file
+/// (found without writing anything).
+pub(super) fn is_abandoned(path: &Utf8Path) -> std::io::Result<bool> {
+    Ok(abandoned(path)?.is_some())
+}
+
+/// The file, locked by this process, when no live writer held it.
+fn abandoned(path: &Utf8Path) -> std::io::Result<Option<std::fs::File>> {
+    let handle = match std::fs::File::open(path) {
+        Ok(handle) => handle,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err),
+    };
+    match handle.try_lock() {
+        Ok(()) => Ok(Some(handle)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(err)) => Err(err),
+    }
 }
 
 /// `fsync` on a directory: its entries (a rename, a new file) reach the disk.
@@ -240,7 +319,18 @@ mod tests {
         assert_eq!(std::fs::read(&path).expect("kept"), b"old");
         let left = names();
         assert_eq!(left.len(), 2);
-        assert!(super::super::names::is_temporary(&left[0]), "{left:?}");
+        assert!(is_single_temporary(&left[0]), "{left:?}");
+        // The next write removes it, but not the file of a writer still at work.
+        let live = root.join(".ccm-render-one-LiveWriter1");
+        std::fs::write(&live, "in progress").expect("seed");
+        let writer = std::fs::File::open(&live).expect("open");
+        writer.lock().expect("locks");
+        replace_single_file(&path, &file, "--ignition").expect("writes");
+        assert_eq!(std::fs::read(&path).expect("written"), b"new");
+        assert_eq!(names(), [".ccm-render-one-LiveWriter1", "ignition.json"]);
+        drop(writer);
+        replace_single_file(&path, &file, "--ignition").expect("writes");
+        assert_eq!(names(), ["ignition.json"]);
     }
 
     #[test]

@@ -5,11 +5,13 @@
 //! * A journal: the update was committed. Its steps are taken again ([`super::journal::finish`]),
 //!   which yields the new tree.
 //! * Temporary files no journal refers to: an update that never committed, or the stray file of
-//!   a single-file write. They are removed, which yields the old tree: nothing else was touched.
+//!   a single-file write whose writer is gone. They are removed, which yields the old tree:
+//!   nothing else was touched.
 //!
 //! Temporary files are looked for where ccm-render stages them: in `--dest-dir` itself and in the
 //! folders of the layout ([`PRUNABLE`]), at any depth, never through a symbolic link.
 
+use super::durable;
 use super::journal;
 use super::names;
 use super::tree::PRUNABLE;
@@ -43,10 +45,18 @@ pub(super) fn inspect(dest: &Utf8Path) -> Result<Leftovers> {
         .iter()
         .flat_map(journal::Journal::temporaries)
         .collect();
-    let temporary = temporary_files(dest)?
-        .into_iter()
-        .filter(|path| !referenced.contains(path.as_str()))
-        .collect();
+    let mut temporary = Vec::new();
+    for path in temporary_files(dest)? {
+        if referenced.contains(path.as_str()) {
+            continue;
+        }
+        // A single-file write in progress (an Ignition config written into --dest-dir by
+        // another process) is not a leftover.
+        if is_single(&path) && !durable::is_abandoned(&dest.join(&path)).unwrap_or(false) {
+            continue;
+        }
+        temporary.push(path);
+    }
     Ok(Leftovers {
         unfinished: journal
             .as_ref()
@@ -69,13 +79,23 @@ pub(super) fn recover(dest: &Utf8Path) -> Result<Leftovers> {
     // Not flushed: if a power cut brings one back, the next run removes it again.
     for relative in &found.temporary {
         let path = dest.join(relative);
-        match std::fs::remove_file(&path) {
+        let removed = if is_single(relative) {
+            durable::remove_if_abandoned(&path).map(|_| ())
+        } else {
+            std::fs::remove_file(&path)
+        };
+        match removed {
             Ok(()) => {}
             Err(err) if super::plan::missing(&err) => {}
             Err(err) => bail!("--dest-dir: removing the temporary file {path}: {err}"),
         }
     }
     Ok(found)
+}
+
+/// Whether `path` is the temporary file of a single-file write.
+fn is_single(path: &Utf8Path) -> bool {
+    path.file_name().is_some_and(names::is_single_temporary)
 }
 
 /// Every file named as one of ccm-render's temporary files ([`names::is_temporary`]) directly in

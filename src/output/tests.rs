@@ -436,11 +436,19 @@ fn stray_temporary_files_are_reported_by_check_and_removed_by_the_next_render() 
     std::fs::write(dest.join("secrets/cloud/.ccm-render-Ab3dE9"), "half").expect("seed");
     // Not ours, however close: kept.
     std::fs::write(dest.join("manifests/.ccm-render-notes"), "mine").expect("seed");
+    // A single-file write still at work in the folder (its writer holds the lock): kept.
+    let live = dest.join("config/.ccm-render-one-LiveWriter1");
+    std::fs::write(&live, "in progress").expect("seed");
+    let writer = std::fs::File::open(&live).expect("open");
+    writer.lock().expect("locks");
+    // One whose writer is gone: removed.
+    std::fs::write(dest.join("config/.ccm-render-one-DeadWriter1"), "x").expect("seed");
     let checked = plan(&a, &dest, false).expect("plans");
     assert!(checked.has_changes());
     assert_eq!(
         checked.leftovers.temporary,
         [
+            "config/.ccm-render-one-DeadWriter1",
             "manifests/.ccm-render-tmp-Zx81Qa0Lw2",
             "secrets/cloud/.ccm-render-Ab3dE9"
         ]
@@ -453,9 +461,15 @@ fn stray_temporary_files_are_reported_by_check_and_removed_by_the_next_render() 
     let report = apply(&a, &dest, false).expect("renders");
     assert!(report.written.is_empty());
     let mut expected = clean;
-    let notes = snapshot(&dest).remove("manifests/.ccm-render-notes");
-    expected.insert("manifests/.ccm-render-notes".into(), notes.expect("kept"));
+    let mut now = snapshot(&dest);
+    for kept in [
+        "manifests/.ccm-render-notes",
+        "config/.ccm-render-one-LiveWriter1",
+    ] {
+        expected.insert(kept.into(), now.remove(kept).expect("kept"));
+    }
     assert_eq!(snapshot(&dest), expected);
+    drop(writer);
 }
 
 #[test]

@@ -143,7 +143,13 @@ fn sigkill_at_random_instants_never_leaves_a_mix_of_renders_or_stray_files() {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawns");
-        std::thread::sleep(Duration::from_micros(rng.below(span * 11 / 10)));
+        // Half the kills anywhere in the run, half in its second half, where it writes.
+        let at = if rng.below(2) == 0 {
+            rng.below(span * 11 / 10)
+        } else {
+            span / 2 + rng.below(span * 6 / 10)
+        };
+        std::thread::sleep(Duration::from_micros(at));
         let _ = child.kill();
         child.wait().expect("reaped");
         kills += 1;

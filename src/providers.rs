@@ -23,6 +23,9 @@ static ASSETS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets");
 /// The folder of objects shared by every provider (PodDisruptionBudget, Service).
 const COMMON: &str = "common";
 
+/// The folder of release deltas (see [`crate::releases`]); not a provider.
+const RELEASES: &str = "releases";
+
 /// A provider descriptor (`provider.yaml`). Unknown fields are errors: this is our own format.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -81,6 +84,11 @@ pub struct ProviderSpec {
     pub cloud_config: CloudConfigSpec,
     /// The bootstrap static pod.
     pub bootstrap: BootstrapSpec,
+    /// The OpenShift releases (`4.18` ... as `ccm-render releases` lists them) this provider may
+    /// render for; absent: every release. Built-in providers leave it out (their releases are
+    /// `assets/releases/`).
+    #[serde(default)]
+    pub releases: Option<Vec<String>>,
 }
 
 /// What the bootstrap static pod needs on its host.
@@ -315,7 +323,7 @@ pub fn builtin_folders() -> Result<Vec<FolderText>> {
     let mut folders = Vec::new();
     for dir in ASSETS.dirs() {
         let name = dir_name(dir)?;
-        if name == COMMON {
+        if name == COMMON || name == RELEASES {
             continue;
         }
         let mut files = BTreeMap::new();
@@ -621,32 +629,75 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     if !has_descriptor {
         bail!("{descriptor_path}: is missing");
     }
-    let descriptor = parse_descriptor(folder)?;
+    let raw = raw_descriptor(folder)?;
+    let parse_list = |list: Vec<(&String, &String)>| {
+        list.into_iter()
+            .map(|(path, text)| {
+                let object = one_object(text).map_err(|e| anyhow!("{}: {e}", at(path)))?;
+                Ok((at(path), object))
+            })
+            .collect::<Result<Vec<_>>>()
+    };
+    let manifests = parse_list(manifests)?;
+    let bootstrap = parse_list(bootstrap)?;
+    check_parsed(&Parsed {
+        origin,
+        descriptor_at: &descriptor_path,
+        descriptor: &raw,
+        manifests: &manifests,
+        bootstrap: &bootstrap,
+    })
+}
 
+/// A provider's parts, parsed but not yet checked: what [`check_parsed`] turns into a
+/// [`Provider`]. Each object comes with what to call it in messages (its file, or for a
+/// release's provider its `Kind/name` and the release file that changed it).
+#[derive(Debug, Clone, Copy)]
+pub struct Parsed<'a> {
+    /// Where the provider comes from (`assets/aws`, `DIR/oci`).
+    pub origin: &'a str,
+    /// What to call `provider.yaml` in messages.
+    pub descriptor_at: &'a str,
+    /// `provider.yaml`, parsed.
+    pub descriptor: &'a Value,
+    /// `manifests/*.yaml`, in order, each with what to call it in messages.
+    pub manifests: &'a [(String, Value)],
+    /// `bootstrap/*.yaml`, likewise.
+    pub bootstrap: &'a [(String, Value)],
+}
+
+/// Checks a provider's parsed parts with every rule a provider follows (the descriptor, each
+/// object against it, the TLS anchor). [`parse`] and the releases of [`crate::releases`] both
+/// go through it, so a release's provider is held to exactly the rules of the newest one.
+pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
+    let descriptor: Descriptor =
+        crate::inputs::typed(parts.descriptor, camino::Utf8Path::new(parts.descriptor_at))?;
+    let folder = parts.origin.rsplit('/').next().unwrap_or(parts.origin);
+    check_descriptor(&descriptor, folder).map_err(|e| anyhow!("{}: {e}", parts.descriptor_at))?;
     let mut provider = Provider {
         descriptor,
-        manifests: Vec::new(),
-        bootstrap: Vec::new(),
-        origin: origin.to_string(),
+        manifests: Vec::with_capacity(parts.manifests.len()),
+        bootstrap: Vec::with_capacity(parts.bootstrap.len()),
+        origin: parts.origin.to_string(),
     };
     let mut tls_script_seen = false;
-    for (list, is_bootstrap) in [(manifests, false), (bootstrap, true)] {
-        for (path, text) in list {
-            let object = one_object(text).map_err(|e| anyhow!("{}: {e}", at(path)))?;
-            let tls = check_object(&object, &provider.descriptor.spec, is_bootstrap)
-                .map_err(|e| anyhow!("{}: {e}", at(path)))?;
+    for (list, is_bootstrap) in [(parts.manifests, false), (parts.bootstrap, true)] {
+        for (at, object) in list {
+            let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
+                .map_err(|e| anyhow!("{at}: {e}"))?;
             tls_script_seen |= tls;
             if is_bootstrap {
-                provider.bootstrap.push(object);
+                provider.bootstrap.push(object.clone());
             } else {
-                provider.manifests.push(object);
+                provider.manifests.push(object.clone());
             }
         }
     }
     let tls = &provider.descriptor.spec.tls;
     if !provider.manifests.is_empty() && !tls_script_seen {
         bail!(
-            "{descriptor_path}: spec.tls: no container {:?} in manifests/ has a script (command: [/bin/bash, -c, SCRIPT]) with a line starting with {:?}, where the TLS flags go",
+            "{}: spec.tls: no container {:?} in manifests/ has a script (command: [/bin/bash, -c, SCRIPT]) with a line starting with {:?}, where the TLS flags go",
+            parts.descriptor_at,
             tls.container,
             tls.before
         );
@@ -654,14 +705,20 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     Ok(provider)
 }
 
-/// Parses and checks a folder's `provider.yaml` alone.
-fn parse_descriptor(folder: &FolderText) -> Result<Descriptor> {
+/// A folder's `provider.yaml`, parsed but not checked.
+pub fn raw_descriptor(folder: &FolderText) -> Result<Value> {
     let descriptor_path = format!("{}/provider.yaml", folder.origin);
     let text = folder
         .files
         .get("provider.yaml")
         .ok_or_else(|| anyhow!("{descriptor_path}: is missing"))?;
-    let raw = one_object(text).map_err(|e| anyhow!("{descriptor_path}: {e}"))?;
+    one_object(text).map_err(|e| anyhow!("{descriptor_path}: {e}"))
+}
+
+/// Parses and checks a folder's `provider.yaml` alone.
+fn parse_descriptor(folder: &FolderText) -> Result<Descriptor> {
+    let descriptor_path = format!("{}/provider.yaml", folder.origin);
+    let raw = raw_descriptor(folder)?;
     let descriptor: Descriptor =
         crate::inputs::typed(&raw, camino::Utf8Path::new(&descriptor_path))?;
     check_descriptor(&descriptor, folder.name()).map_err(|e| anyhow!("{descriptor_path}: {e}"))?;
@@ -750,6 +807,22 @@ fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
     for file in spec.cloud_config.config_files.values() {
         if !is_plain_file_name(file) {
             bail!("spec.cloudConfig.configFiles: {file:?} must be a plain file name");
+        }
+    }
+    if let Some(releases) = &spec.releases {
+        if releases.is_empty() {
+            bail!(
+                "spec.releases: name at least one release, or leave the field out (every release)"
+            );
+        }
+        let known = crate::releases::Releases::builtin()?;
+        for (i, release) in releases.iter().enumerate() {
+            if !known.all().iter().any(|r| &r.name == release) {
+                bail!(
+                    "spec.releases[{i}]: {release:?} is not a release (X.Y); {}",
+                    known.supported()
+                );
+            }
         }
     }
     check_credentials(&spec.bootstrap.credentials)

@@ -276,7 +276,7 @@ fn check_and_diff_on_a_clean_dir_are_exit_0_and_silent_on_stdout() {
             .assert()
             .code(0)
             .stdout_eq("")
-            .stderr_eq("ccm-render: [DEST] is up to date (8 files)\n");
+            .stderr_eq("ccm-render: [DEST] is up to date for OpenShift 4.23 (8 files)\n");
     }
     assert_eq!(read_tree(&dest), before);
 }

@@ -183,7 +183,8 @@ fn select_release(
     let releases = crate::releases::Releases::builtin()?;
     let from_flag = flag.map(|v| releases.find(v, "--release")).transpose()?;
     let from_images = images
-        .release_version()
+        .release
+        .as_deref()
         .map(|v| {
             releases
                 .find(

@@ -139,6 +139,10 @@ impl Releases {
         let mut files = Vec::new();
         for file in RELEASE_FILES.files() {
             let path = file.path().to_string_lossy().into_owned();
+            if path.ends_with(".md") {
+                // Documentation (README.md).
+                continue;
+            }
             let origin = format!("assets/releases/{path}");
             let text = file
                 .contents_utf8()

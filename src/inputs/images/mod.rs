@@ -43,12 +43,6 @@ impl Images {
         }
     }
 
-    /// The release version the images come from, when the file says (the release payload's
-    /// `image-references` ImageStream names it); None for images.json and the ConfigMap.
-    pub fn release_version(&self) -> Option<&str> {
-        None
-    }
-
     /// Builds images from key/value pairs (tests and install-config derivation).
     pub fn from_entries(origin: &str, entries: BTreeMap<String, String>) -> Result<Self> {
         for (key, image) in &entries {

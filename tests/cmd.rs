@@ -107,6 +107,10 @@ fn help_of_every_command_shows_real_examples() {
             file!["snapshots/cmd/completions-help.txt"],
         ),
         (
+            vec!["releases", "--help"],
+            file!["snapshots/cmd/releases-help.txt"],
+        ),
+        (
             vec!["provider", "--help"],
             file!["snapshots/cmd/provider-help.txt"],
         ),
@@ -203,6 +207,21 @@ fn platforms_table_and_json() {
     for platform in PLATFORMS {
         assert!(providers.contains(&platform), "{platform}");
     }
+}
+
+#[test]
+fn releases_table_and_json() {
+    ccm_render(None)
+        .arg("releases")
+        .assert()
+        .code(0)
+        .stderr_eq("")
+        .stdout_eq(file!["snapshots/cmd/releases.txt"]);
+    ccm_render(None)
+        .args(["releases", "--output", "json"])
+        .assert()
+        .code(0)
+        .stdout_eq(file!["snapshots/cmd/releases.json": Text]);
 }
 
 #[test]

@@ -152,7 +152,11 @@ fn the_default_is_the_newest_release() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = render_conformance("aws", "infrastructure.yaml", &[], dir.path());
     assert!(out.status.success());
-    assert!(stderr(&out).contains("for OpenShift 4.23 in"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("for OpenShift 4.23 in"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -161,9 +165,18 @@ fn an_unknown_release_is_refused_listing_the_supported_ones() {
     let dest = dir.path().join("out");
     render("aws", "4.22", &[], &dest);
     for (version, message) in [
-        ("4.17", "--release: 4.17 is not a supported release; supported: 4.18, 4.19, 4.20, 4.21, 4.22, 4.23 (5.0, 5.1: the 4.23 catalogue)"),
-        ("6.0.1", "--release: 6.0.1 is not a supported release; supported: 4.18"),
-        ("latest", "--release: \"latest\" is not an OpenShift version (X.Y, X.Y.Z or X.Y.Z-suffix); supported: 4.18"),
+        (
+            "4.17",
+            "--release: 4.17 is not a supported release; supported: 4.18, 4.19, 4.20, 4.21, 4.22, 4.23 (5.0, 5.1: the 4.23 catalogue)",
+        ),
+        (
+            "6.0.1",
+            "--release: 6.0.1 is not a supported release; supported: 4.18",
+        ),
+        (
+            "latest",
+            "--release: \"latest\" is not an OpenShift version (X.Y, X.Y.Z or X.Y.Z-suffix); supported: 4.18",
+        ),
         ("4.22 ", "--release: \"4.22 \" is not an OpenShift version"),
     ] {
         assert_refused_untouched(
@@ -181,7 +194,11 @@ fn the_image_stream_of_a_release_selects_it() {
     let from_stream = dir.path().join("stream");
     let out = render_with_images(&stream, &[], &from_stream);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("for OpenShift 4.21 in"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("for OpenShift 4.21 in"),
+        "{}",
+        stderr(&out)
+    );
     let from_flag = dir.path().join("flag");
     render("aws", "4.21", &[], &from_flag);
     assert_eq!(read_tree(&from_stream), read_tree(&from_flag));
@@ -211,7 +228,10 @@ fn a_release_contradicting_the_image_stream_is_refused_naming_both() {
         "--release 4.22 (OpenShift 4.22) contradicts",
     );
     assert!(err.contains("image-references-4.20.15"), "{err}");
-    assert!(err.contains("the images of release 4.20.15 (4.20)"), "{err}");
+    assert!(
+        err.contains("the images of release 4.20.15 (4.20)"),
+        "{err}"
+    );
 
     let unknown = image_stream("4.16.3", dir.path());
     assert_refused_untouched(
@@ -259,8 +279,14 @@ fn check_and_diff_compare_against_the_release_asked_for() {
     assert_eq!(upgrade.status.code(), Some(1), "{}", stderr(&upgrade));
     let diff = String::from_utf8(upgrade.stdout).expect("UTF-8");
     // 4.22 replaces IBM's fixed cipher list with the Intermediate profile and adds the version.
-    assert!(diff.contains("+          --tls-min-version=VersionTLS12 \\"), "{diff}");
-    assert!(diff.contains("-          --tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"), "{diff}");
+    assert!(
+        diff.contains("+          --tls-min-version=VersionTLS12 \\"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("-          --tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"),
+        "{diff}"
+    );
     assert_eq!(read_tree(&dest), before, "--diff wrote");
 }
 
@@ -297,7 +323,10 @@ fn the_tls_profile_reaches_the_ccms_from_4_22_only() {
     let modern = ["--apiserver", path(&modern)];
     for release in RELEASES {
         for platform in PLATFORMS {
-            let tls = script_lines(&ccm_container(&objects(platform, release, &modern)), "--tls-");
+            let tls = script_lines(
+                &ccm_container(&objects(platform, release, &modern)),
+                "--tls-",
+            );
             let fixed_ciphers = matches!(platform, "ibmcloud" | "powervs" | "nutanix");
             match (release >= "4.22", fixed_ciphers) {
                 (true, _) => assert_eq!(
@@ -308,7 +337,10 @@ fn the_tls_profile_reaches_the_ccms_from_4_22_only() {
                 // IBM Cloud, Power VS and Nutanix carried a fixed list, whatever the profile.
                 (false, true) => {
                     assert_eq!(tls.len(), 1, "{platform} {release}: {tls:?}");
-                    assert!(tls[0].starts_with("--tls-cipher-suites=TLS_ECDHE_"), "{tls:?}");
+                    assert!(
+                        tls[0].starts_with("--tls-cipher-suites=TLS_ECDHE_"),
+                        "{tls:?}"
+                    );
                 }
                 (false, false) => assert!(tls.is_empty(), "{platform} {release}: {tls:?}"),
             }
@@ -347,7 +379,10 @@ fn feature_gate_tables_follow_the_release() {
     let tech_preview = ["--feature-gate", path(&tech_preview)];
     // VSphereMixedNodeEnv: TechPreview from 4.21 (before: no such template value), Default 4.23.
     for release in RELEASES {
-        let default = script_lines(&ccm_container(&objects("vsphere", release, &[])), "--node-labels");
+        let default = script_lines(
+            &ccm_container(&objects("vsphere", release, &[])),
+            "--node-labels",
+        );
         let preview = script_lines(
             &ccm_container(&objects("vsphere", release, &tech_preview)),
             "--node-labels",
@@ -357,9 +392,14 @@ fn feature_gate_tables_follow_the_release() {
     }
     // AWSServiceLBNetworkSecurityGroup: read by the transform from 4.21, on by default from 4.22.
     for release in RELEASES {
-        let nlb = |extra: &[&str]| cloud_conf("aws", release, extra).contains("NLBSecurityGroupMode");
+        let nlb =
+            |extra: &[&str]| cloud_conf("aws", release, extra).contains("NLBSecurityGroupMode");
         assert_eq!(nlb(&[]), release >= "4.22", "{release} Default");
-        assert_eq!(nlb(&tech_preview), release >= "4.21", "{release} TechPreview");
+        assert_eq!(
+            nlb(&tech_preview),
+            release >= "4.21",
+            "{release} TechPreview"
+        );
     }
     // Upstream gates the release's controller-manager knows reach --feature-gates=.
     let dir = tempfile::tempdir().expect("tempdir");
@@ -370,11 +410,21 @@ fn feature_gate_tables_follow_the_release() {
     )
     .expect("write");
     for (release, want) in [
-        ("4.21", "--feature-gates=CloudControllerManagerWebhook=true \\"),
-        ("4.22", "--feature-gates=CloudControllerManagerWatchBasedRoutesReconciliation=true,CloudControllerManagerWebhook=true \\"),
+        (
+            "4.21",
+            "--feature-gates=CloudControllerManagerWebhook=true \\",
+        ),
+        (
+            "4.22",
+            "--feature-gates=CloudControllerManagerWatchBasedRoutesReconciliation=true,CloudControllerManagerWebhook=true \\",
+        ),
     ] {
         let lines = script_lines(
-            &ccm_container(&objects("openstack", release, &["--feature-gate", path(&custom)])),
+            &ccm_container(&objects(
+                "openstack",
+                release,
+                &["--feature-gate", path(&custom)],
+            )),
             "--feature-gates=",
         );
         assert_eq!(lines, [want], "{release}");
@@ -407,11 +457,35 @@ fn dual_stack_cloud_configs_follow_the_release() {
         "apiVersion: config.openshift.io/v1\nkind: Network\nmetadata:\n  name: cluster\nspec:\n  serviceNetwork: [172.30.0.0/16, 'fd02::/112']\n",
     )
     .expect("write");
-    let newest: Value = ccm_render::yaml::from_str(&cloud_conf("vsphere", "4.23", &["--network", path(&network)]))
-        .expect("YAML");
-    assert_eq!(newest["global"]["ipFamily"], json!(["ipv4", "ipv6"]), "{newest}");
+    let vsphere = |release: &str| {
+        let out_dir = tempfile::tempdir().expect("tempdir");
+        let dest = out_dir.path().join("out");
+        let out = ccm_render(&[
+            "render",
+            "--release",
+            release,
+            "--infrastructure",
+            path(&conformance("vsphere/infrastructure.yaml")),
+            "--images",
+            path(&conformance("images.json")),
+            "--cloud-config",
+            path(&conformance("vsphere/cloud-provider-config.yaml")),
+            "--network",
+            path(&network),
+            "--dest-dir",
+            path(&dest),
+        ]);
+        assert!(out.status.success(), "{release}: {}", stderr(&out));
+        String::from_utf8(read_tree(&dest)["config/cloud.conf"].clone()).expect("UTF-8")
+    };
+    let newest: Value = ccm_render::yaml::from_str(&vsphere("4.23")).expect("YAML");
+    assert_eq!(
+        newest["global"]["ipFamily"],
+        json!(["ipv4", "ipv6"]),
+        "{newest}"
+    );
     for release in RELEASES {
-        let text = cloud_conf("vsphere", release, &["--network", path(&network)]);
+        let text = vsphere(release);
         let value: Value = ccm_render::yaml::from_str(&text).expect("YAML");
         assert_eq!(value, newest, "{release}");
         let top: Vec<&str> = text.lines().filter(|l| !l.starts_with(' ')).collect();
@@ -430,19 +504,34 @@ fn dual_stack_cloud_configs_follow_the_release() {
 fn a_provider_dir_provider_renders_only_for_the_releases_it_declares() {
     let dir = tempfile::tempdir().expect("tempdir");
     let providers = dir.path().join("providers");
-    let out = ccm_render(&["provider", "new", "oci", "--dir", path(&providers)]);
+    let out = ccm_render(&["provider", "new", "acme", "--dir", path(&providers)]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let descriptor = providers.join("oci/provider.yaml");
+    let descriptor = providers.join("acme/provider.yaml");
     let text = std::fs::read_to_string(&descriptor).expect("provider.yaml");
-    std::fs::write(&descriptor, format!("{text}  releases: [\"4.22\", \"4.23\"]\n"))
-        .expect("write");
+    std::fs::write(
+        &descriptor,
+        format!("{text}  releases: [\"4.22\", \"4.23\"]\n"),
+    )
+    .expect("write");
+    let infra = dir.path().join("infrastructure.yaml");
+    let infra_text = std::fs::read_to_string(external("infrastructure-oci.yaml"))
+        .expect("infra")
+        .replace("platformName: oci", "platformName: acme");
+    std::fs::write(&infra, infra_text).expect("write");
     let run = |release: &str, dest: &Path| {
-        render_external(
-            "infrastructure-oci.yaml",
-            Some("oci-cloud-provider.yaml"),
-            &["--provider-dir", path(&providers), "--release", release],
-            dest,
-        )
+        ccm_render(&[
+            "render",
+            "--provider-dir",
+            path(&providers),
+            "--infrastructure",
+            path(&infra),
+            "--images",
+            path(&external("images.json")),
+            "--release",
+            release,
+            "--dest-dir",
+            path(dest),
+        ])
     };
     let ok = dir.path().join("ok");
     let out = run("4.22.1", &ok);
@@ -452,14 +541,16 @@ fn a_provider_dir_provider_renders_only_for_the_releases_it_declares() {
     assert_refused_untouched(
         &dest,
         || run("4.21", &dest),
-        "oci/provider.yaml: spec.releases: the provider oci renders for 4.22, 4.23, not for OpenShift 4.21",
+        "acme/provider.yaml: spec.releases: the provider acme renders for 4.22, 4.23, not for OpenShift 4.21",
     );
 
     std::fs::write(&descriptor, format!("{text}  releases: [\"4.17\"]\n")).expect("write");
     let out = ccm_render(&["provider", "check", path(&providers)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("provider.yaml: spec.releases[0]: \"4.17\" is not a release (X.Y); supported: 4.18"),
+        stderr(&out).contains(
+            "provider.yaml: spec.releases[0]: \"4.17\" is not a release (X.Y); supported: 4.18"
+        ),
         "{}",
         stderr(&out)
     );

@@ -139,7 +139,11 @@ impl Releases {
         let mut files = Vec::new();
         for file in RELEASE_FILES.files() {
             let path = file.path().to_string_lossy().into_owned();
-            if path.ends_with(".md") {
+            if file
+                .path()
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+            {
                 // Documentation (README.md).
                 continue;
             }
@@ -473,4 +477,210 @@ fn minor_of(version: &str) -> Option<(u32, u32)> {
         return None;
     }
     Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn builtin() -> &'static Releases {
+        Releases::builtin().expect("built-in releases load")
+    }
+
+    #[test]
+    fn versions_name_their_minor_release() {
+        for (version, want) in [
+            ("4.18", Some((4, 18))),
+            ("4.20.15", Some((4, 20))),
+            ("4.21.0-0.nightly-2026-01-02-030405", Some((4, 21))),
+            ("4.23.0-ec.2", Some((4, 23))),
+            ("5.1", Some((5, 1))),
+            ("4.22+build.1", Some((4, 22))),
+            ("4", None),
+            ("4.", None),
+            ("v4.20", None),
+            ("4.20x", None),
+            ("4.20.1 ", None),
+            ("4.20.1\n", None),
+            ("12345.1", None),
+        ] {
+            assert_eq!(minor_of(version), want, "{version:?}");
+        }
+    }
+
+    #[test]
+    fn every_release_is_found_by_name_full_version_and_alias() {
+        let releases = builtin();
+        let names: Vec<&str> = releases.all().iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["4.23", "4.22", "4.21", "4.20", "4.19", "4.18"]);
+        assert_eq!(releases.newest().name, "4.23");
+        for (version, want) in [("4.18.30", "4.18"), ("5.0", "4.23"), ("5.1.4", "4.23")] {
+            assert_eq!(releases.find(version, "x").expect(version).name, want);
+        }
+        let err = releases.find("4.17", "--release").expect_err("unknown");
+        assert_eq!(
+            err.to_string(),
+            "--release: 4.17 is not a supported release; supported: 4.18, 4.19, 4.20, 4.21, 4.22, 4.23 (5.0, 5.1: the 4.23 catalogue)"
+        );
+    }
+
+    #[test]
+    fn behaviour_is_the_newest_with_each_older_release_changes_applied_in_turn() {
+        let releases = builtin();
+        let find = |v: &str| releases.find(v, "x").expect("known");
+        assert!(find("4.22").behaviour.ccm_tls_flags);
+        assert!(!find("4.21").behaviour.ccm_tls_flags);
+        // 4.22's vSphere key order carries down to every older release.
+        for v in ["4.22", "4.21", "4.20", "4.19", "4.18"] {
+            let cloud = &find(v).behaviour.cloud_config;
+            assert_eq!(
+                cloud.vsphere_key_order,
+                crate::cloud_config::KeyOrder::Struct,
+                "{v}"
+            );
+        }
+        assert!(find("4.19").behaviour.cloud_config.azure_entries);
+        assert!(!find("4.18").behaviour.cloud_config.azure_entries);
+        assert_eq!(
+            find("4.18").behaviour.feature_sets["AWSServiceLBNetworkSecurityGroup"],
+            [
+                FeatureSet::TechPreviewNoUpgrade,
+                FeatureSet::DevPreviewNoUpgrade
+            ]
+        );
+        assert_eq!(
+            releases.previous(find("4.18")).map(|r| r.name.as_str()),
+            None
+        );
+        assert_eq!(
+            releases.next(find("4.18")).map(|r| r.name.as_str()),
+            Some("4.19")
+        );
+    }
+
+    #[test]
+    fn every_release_resolves_every_built_in_provider() {
+        let releases = builtin();
+        for release in releases.all() {
+            let catalogue = releases
+                .catalogue(release, Catalogue::builtin().expect("newest"))
+                .unwrap_or_else(|e| panic!("{}: {e:#}", release.name));
+            assert_eq!(catalogue.providers.len(), 11, "{}", release.name);
+        }
+    }
+
+    fn newest_file() -> (String, &'static str) {
+        (
+            "assets/releases/4.23.yaml".to_string(),
+            include_str!("../../assets/releases/4.23.yaml"),
+        )
+    }
+
+    fn with_older(text: &str) -> Result<Releases> {
+        Releases::parse(&[
+            newest_file(),
+            ("assets/releases/4.22.yaml".to_string(), text),
+        ])
+    }
+
+    const HEADER: &str = "apiVersion: ccm-render.openshift.io/v1alpha1\nkind: Release\nmetadata:\n  name: \"4.22\"\nspec:\n  cccmo: {branch: release-4.22, commit: b99c3d88, date: \"2026-07-08\"}\n  upgrade: [something]\n";
+
+    #[test]
+    fn a_bad_release_file_is_refused_naming_the_file_and_field() {
+        let cases = [
+            (
+                "  behaviour:\n    ccmTlsFlag: false\n",
+                "assets/releases/4.22.yaml: spec.behaviour.ccmTlsFlag: unknown field `ccmTlsFlag`",
+            ),
+            (
+                "  behaviour:\n    cloudConfig: {vsphereKeyOrder: random}\n",
+                "assets/releases/4.22.yaml: spec.behaviour.cloudConfig.vsphereKeyOrder: unknown variant `random`",
+            ),
+            (
+                "  behaviour:\n    featureSets: {Nope: [Default]}\n",
+                "assets/releases/4.22.yaml: spec.behaviour.featureSets.Nope: not a gate ccm-render reads",
+            ),
+            (
+                "  providers:\n    aws:\n      remvoe: []\n",
+                "assets/releases/4.22.yaml: spec.providers.aws.remvoe: unknown field `remvoe`",
+            ),
+            (
+                "  aliases: [five]\n",
+                "assets/releases/4.22.yaml: spec.aliases: \"five\" is not X.Y",
+            ),
+        ];
+        for (extra, want) in cases {
+            let err = with_older(&format!("{HEADER}{extra}")).expect_err(extra);
+            assert!(
+                format!("{err:#}").starts_with(want),
+                "{err:#}\nwanted: {want}"
+            );
+        }
+        let err =
+            with_older(&HEADER.replace("  upgrade: [something]\n", "")).expect_err("no upgrade");
+        assert!(
+            err.to_string().contains("spec.upgrade: say what upgrading"),
+            "{err}"
+        );
+        let err =
+            with_older(&HEADER.replace("name: \"4.22\"", "name: \"4.21\"")).expect_err("name");
+        assert!(
+            err.to_string().contains("differs from the file name"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_delta_that_does_not_fit_fails_when_applied_naming_the_file_and_field() {
+        let cases = [
+            (
+                "  providers:\n    aws:\n      remove: [Role/nothing]\n",
+                "assets/releases/4.22.yaml: spec.providers.aws: remove[0]: no object Role/nothing",
+            ),
+            (
+                "  providers:\n    aws:\n      patch:\n      - object: Deployment/aws-cloud-controller-manager\n        ops:\n        - remove: spec.template.spec.volumes[nothing]\n",
+                "assets/releases/4.22.yaml: spec.providers.aws: patch[0]: ops[0]: remove spec.template.spec.volumes[nothing]: no item \"nothing\"",
+            ),
+            (
+                "  common:\n    service:\n    - remove: spec.nothing\n",
+                "assets/releases/4.22.yaml: spec.common.service: ops[0]: remove spec.nothing: no field \"nothing\"",
+            ),
+            (
+                "  providers:\n    nowhere: {}\n",
+                "assets/releases/4.22.yaml: spec.providers.nowhere: no built-in provider nowhere",
+            ),
+            // The provider checks run on the result: a descriptor edit that breaks one fails.
+            (
+                "  providers:\n    aws:\n      descriptor:\n      - set: {path: spec.cloudConfig.transform, value: aws2}\n",
+                "assets/releases/4.22.yaml: spec.providers.aws: provider.yaml: spec.cloudConfig.transform: unknown variant `aws2`",
+            ),
+            (
+                "  providers:\n    aws:\n      descriptor:\n      - set: {path: spec.tls.before, value: --nothing}\n",
+                "assets/releases/4.22.yaml: spec.providers.aws: provider.yaml: spec.tls: no container",
+            ),
+        ];
+        for (extra, want) in cases {
+            let releases = with_older(&format!("{HEADER}{extra}")).expect("parses");
+            let release = releases.find("4.22", "x").expect("there");
+            let err = releases
+                .catalogue(release, Catalogue::builtin().expect("newest"))
+                .expect_err(extra);
+            assert!(
+                format!("{err:#}").starts_with(want),
+                "{err:#}\nwanted: {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_newest_release_has_no_delta() {
+        let text = format!(
+            "{}  common:\n    service:\n    - remove: spec.type\n",
+            include_str!("../../assets/releases/4.23.yaml")
+        );
+        let err = Releases::parse(&[("assets/releases/4.23.yaml".to_string(), text.as_str())])
+            .expect_err("delta on the newest");
+        assert!(err.to_string().contains("it has no delta"), "{err}");
+    }
 }

@@ -983,6 +983,35 @@ labels:
     }
 
     #[test]
+    fn vsphere_before_4_23_keeps_unlisted_vcenters_and_writes_struct_order() {
+        let infra = infra_with(Some(zones()), json!({}));
+        let behaviour = crate::cloud_config::Behaviour {
+            vsphere_key_order: KeyOrder::Struct,
+            vsphere_drop_unlisted_vcenters: false,
+            ..*newest()
+        };
+        let ctx = Context {
+            infrastructure: &infra,
+            network: None,
+            feature_enabled: &no_gates,
+            behaviour: &behaviour,
+        };
+        let out = transform(YAML_WITH_OLD_VCENTERS, &ctx).expect("ok");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let value = value_of(&out.text);
+        let names: Vec<&String> = value["vcenter"].as_object().expect("map").keys().collect();
+        assert_eq!(names, ["test-server", "old-server-1", "old-server-2"]);
+        let top: Vec<&str> = out.text.lines().filter(|l| !l.starts_with(' ')).collect();
+        assert_eq!(top, ["global:", "vcenter:", "labels:"]);
+        assert!(
+            out.text
+                .contains("  test-server:\n    server: test-server\n    port: 443\n"),
+            "{}",
+            out.text
+        );
+    }
+
+    #[test]
     fn vsphere_dual_stack_ipv4_primary_sets_families_and_excludes_vips() {
         let spec = json!({"vcenters": default_vcenter(), "nodeNetworking": node_networking()});
         let status = json!({

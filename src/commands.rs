@@ -286,7 +286,16 @@ fn read_providers(dir: &Utf8Path) -> Result<Vec<crate::providers::Provider>> {
     } else {
         crate::inputs::provider_dir::read_folders(dir)?
     };
-    folders.iter().map(crate::providers::parse).collect()
+    let releases = crate::releases::Releases::builtin()?;
+    folders
+        .iter()
+        .map(|folder| {
+            let provider = crate::providers::parse(folder)?;
+            // The releases it declares must exist (the built-ins' are checked at build time).
+            releases.check_declared(&provider)?;
+            Ok(provider)
+        })
+        .collect()
 }
 
 fn provider_check(dir: &Utf8Path) -> Result<ExitStatus> {

@@ -21,66 +21,9 @@ mod vsphere;
 use anyhow::{Result, bail};
 use serde::Deserialize;
 
-/// Which transform a provider uses (the provider descriptor names it in lower case).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Transform {
-    /// `[Global]` defaults and a gcfg-readable layout for the AWS cloud provider (spec §5.2).
-    Aws,
-    /// Cloud name, VM type and health probe rules for public Azure clouds (spec §5.3).
-    Azure,
-    /// The VM type default for Azure Stack Hub (spec §5.4).
-    AzureStack,
-    /// Credentials from `clouds.yaml` and load balancer defaults for `OpenStack` (spec §5.5).
-    OpenStack,
-    /// INI to YAML, with vCenters, labels, node networks and IP families from the cluster (§5.6).
-    VSphere,
-    /// The config is used as written.
-    None,
-}
+pub use crate::providers::Transform;
 
-/// Where CCCMO's transforms differ from release to release (`assets/releases/*.yaml`,
-/// `spec.behaviour.cloudConfig`; the newest release states every field, an older one what
-/// differs from the next). Which provider uses which transform is the provider's descriptor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct Behaviour {
-    /// AWS `NodeIPFamilies`: one line per family (CCCMO 4.22 writes go-ini shadow keys) or one
-    /// comma-joined line (4.19-4.21, go-ini's rendering of a Go slice).
-    pub aws_node_ip_families: NodeIpFamilies,
-    /// AWS: whether the transform sets `NLBSecurityGroupMode = Managed` when feature gate
-    /// `AWSServiceLBNetworkSecurityGroup` is on (CCCMO 4.21 added the check).
-    pub aws_nlb_security_group_mode: bool,
-    /// Azure and Azure Stack Hub: whether the JSON carries `"Entries":null` (the
-    /// cloud-provider-azure `provider/config` package CCCMO 4.19 moved to has the field).
-    pub azure_entries: bool,
-    /// vSphere: `sorted` keys (library-go's model, CCCMO 4.23) or the `struct` order of CCCMO's
-    /// own model before.
-    pub vsphere_key_order: KeyOrder,
-    /// vSphere: whether vCenters that the Infrastructure does not list are dropped (CCCMO 4.23
-    /// clears them) or kept as the source has them (before).
-    pub vsphere_drop_unlisted_vcenters: bool,
-}
-
-/// How AWS `NodeIPFamilies` values are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum NodeIpFamilies {
-    /// `NodeIPFamilies = ipv4` then `NodeIPFamilies = ipv6`.
-    Repeated,
-    /// `NodeIPFamilies = ipv4,ipv6`.
-    Joined,
-}
-
-/// The order of a YAML cloud config's keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KeyOrder {
-    /// Sorted by name (`sigs.k8s.io/yaml` of a map).
-    Sorted,
-    /// The order of the Go struct's fields (`gopkg.in/yaml.v2` of a struct).
-    Struct,
-}
+pub use crate::releases::behaviour::{CloudConfig as Behaviour, KeyOrder, NodeIpFamilies};
 
 /// What a transform may read besides the source text.
 pub struct Context<'a> {

@@ -5,6 +5,8 @@
 //! item whose `name` is `x` (or the string item `x`), and edits container scripts by line as the
 //! render step does ([`crate::render::script::Script`]). Every operation must find what it
 //! edits: a delta that no longer fits the newer release fails, naming its file and field.
+//! build.rs compiles this file (through `super::data`), so it uses only `crate::` modules
+//! build.rs has.
 
 use crate::render::script::Script;
 use anyhow::{Result, anyhow, bail};
@@ -262,7 +264,7 @@ fn position(list: &[Value], item: &str) -> Option<usize> {
 }
 
 fn containers_named_mut<'a>(object: &'a mut Value, name: &str) -> Vec<&'a mut Value> {
-    let spec = if crate::inputs::kind_of(object) == "Pod" {
+    let spec = if crate::json_fields::kind_of(object) == "Pod" {
         object.get_mut("spec")
     } else {
         object.pointer_mut("/spec/template/spec")
@@ -282,8 +284,8 @@ fn containers_named_mut<'a>(object: &'a mut Value, name: &str) -> Vec<&'a mut Va
 pub fn object_id(object: &Value) -> String {
     format!(
         "{}/{}",
-        crate::inputs::kind_of(object),
-        crate::inputs::name_of(object)
+        crate::json_fields::kind_of(object),
+        crate::json_fields::name_of(object)
     )
 }
 

@@ -3,92 +3,27 @@
 //! The providers under `assets/` are the newest release. Each older release is a file that
 //! says how it differs from the next newer one (a reverse delta): its CCCMO commit, what
 //! upgrading to the next release changes, the behaviour that differs (TLS flags, cloud config
-//! transforms, feature gate tables) and edits of the providers' parsed objects
-//! ([`delta`]). A release's catalogue is the newest one with the deltas of every newer release
-//! down to it applied, then checked by [`crate::providers::check_parsed`], the checks every
-//! provider goes through.
+//! transforms, feature gate tables) and edits of the providers' parsed objects ([`delta`]).
+//! build.rs resolves every release ([`data::resolve`]: the deltas applied in turn from the
+//! newest, each result checked by the rules every provider follows) and compiles the result
+//! into the binary next to the newest catalogue; this module reads it back.
 //!
-//! For callers (render, `releases`, and a matrix over releases): [`Releases::builtin`],
-//! [`Releases::all`], [`Releases::find`] and [`Releases::catalogue`].
+//! For callers (render, `releases`, a matrix over releases): [`Releases::builtin`],
+//! [`Releases::all`], [`Releases::find`], [`Releases::catalogue`] and [`Releases::builtin_for`].
 
+pub mod behaviour;
+pub mod data;
 pub mod delta;
 
-use crate::features::{FeatureSet, ReleaseGates};
+pub use behaviour::Behaviour;
+pub use data::{Cccmo, ReleaseEntry as Release};
+
+use crate::features::ReleaseGates;
 use crate::inputs::infrastructure::Infrastructure;
-use crate::providers::{Catalogue, Parsed};
+use crate::providers::compiled::{ProviderEntry, ProviderObjects, Table};
+use crate::providers::{Catalogue, Common, Provider};
 use anyhow::{Result, anyhow, bail};
-use delta::{CommonDelta, ProviderDelta};
-use include_dir::{Dir, include_dir};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
-
-static RELEASE_FILES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets/releases");
-
-/// A release file's `apiVersion`.
-const API_VERSION: &str = crate::providers::API_VERSION;
-
-/// A release file (`assets/releases/<X.Y>.yaml`). Unknown fields are errors.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ReleaseFile {
-    api_version: String,
-    kind: String,
-    metadata: ReleaseMetadata,
-    spec: ReleaseSpec,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReleaseMetadata {
-    name: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReleaseSpec {
-    cccmo: Cccmo,
-    #[serde(default)]
-    aliases: Vec<String>,
-    #[serde(default)]
-    upgrade: Vec<String>,
-    #[serde(default)]
-    behaviour: Option<Value>,
-    #[serde(default)]
-    common: CommonDelta,
-    #[serde(default)]
-    providers: BTreeMap<String, ProviderDelta>,
-}
-
-/// The CCCMO commit a release reproduces.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Cccmo {
-    /// The branch (`release-4.22`).
-    pub branch: String,
-    /// The branch head reproduced (short hash).
-    pub commit: String,
-    /// Its date.
-    pub date: String,
-}
-
-/// What a release does differently, resolved (every field set).
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct Behaviour {
-    /// Whether CCCMO passes the cluster TLS profile to every CCM (`--tls-cipher-suites`,
-    /// `--tls-min-version`; CCCMO 4.22 and later).
-    pub ccm_tls_flags: bool,
-    /// The cloud config transforms.
-    pub cloud_config: crate::cloud_config::Behaviour,
-    /// Gates whose feature sets differ from the newest release's table.
-    #[serde(default)]
-    pub feature_sets: BTreeMap<String, Vec<FeatureSet>>,
-    /// The upstream controller-manager gates, when they differ from the newest release's.
-    #[serde(default)]
-    pub upstream_feature_gates: Option<Vec<String>>,
-}
 
 impl Behaviour {
     /// The feature gate tables for [`crate::features::FeatureGates::from_manifest_in`].
@@ -100,147 +35,35 @@ impl Behaviour {
     }
 }
 
-/// One release, resolved.
-#[derive(Debug, Clone)]
-pub struct Release {
-    /// `X.Y`.
-    pub name: String,
-    /// Its file (`assets/releases/4.22.yaml`), for messages.
-    pub origin: String,
-    /// The CCCMO commit reproduced.
-    pub cccmo: Cccmo,
-    /// Other versions that render as this release (`5.0`, `5.1` for the newest).
-    pub aliases: Vec<String>,
-    /// What upgrading from this release to the next one changes (empty for the newest).
-    pub upgrade: Vec<String>,
-    /// Its behaviour.
-    pub behaviour: Behaviour,
-    common: CommonDelta,
-    providers: BTreeMap<String, ProviderDelta>,
-}
-
 /// Every release, newest first.
 #[derive(Debug, Clone)]
 pub struct Releases {
     list: Vec<Release>,
+    table: Table<'static>,
 }
 
 impl Releases {
-    /// The built-in releases (parsed and checked once per process).
+    /// The built-in releases, decoded once per process from the compiled table.
     pub fn builtin() -> Result<&'static Self> {
         static BUILTIN: OnceLock<std::result::Result<Releases, String>> = OnceLock::new();
         BUILTIN
-            .get_or_init(|| Self::load().map_err(|e| format!("{e:#}")))
+            .get_or_init(|| {
+                Self::from_table(crate::providers::builtin_table()).map_err(|e| format!("{e:#}"))
+            })
             .as_ref()
             .map_err(|e| anyhow!("{e}"))
     }
 
-    fn load() -> Result<Self> {
-        let mut files = Vec::new();
-        for file in RELEASE_FILES.files() {
-            let path = file.path().to_string_lossy().into_owned();
-            if file
-                .path()
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("md"))
-            {
-                // Documentation (README.md).
-                continue;
-            }
-            let origin = format!("assets/releases/{path}");
-            let text = file
-                .contents_utf8()
-                .ok_or_else(|| anyhow!("{origin}: is not UTF-8"))?;
-            files.push((origin, text));
-        }
-        Self::parse(&files)
-    }
-
-    /// Parses and checks release files (origin, text); pure.
-    pub fn parse(files: &[(String, &str)]) -> Result<Self> {
-        let mut parsed = files
-            .iter()
-            .map(|(origin, text)| parse_file(origin, text).map(|(v, f)| (v, origin.clone(), f)))
-            .collect::<Result<Vec<_>>>()?;
-        parsed.sort_by_key(|(version, _, _)| std::cmp::Reverse(*version));
-        let mut list: Vec<Release> = Vec::new();
-        let mut behaviour: Option<Value> = None;
-        for (i, (_, origin, file)) in parsed.into_iter().enumerate() {
-            let spec = file.spec;
-            let is_newest = i == 0;
-            let resolved = match (behaviour.take(), spec.behaviour) {
-                (None, Some(full)) => full,
-                (None, None) => bail!("{origin}: spec.behaviour: the newest release states it all"),
-                (Some(base), None) => base,
-                (Some(mut base), Some(changes)) => {
-                    merge(&mut base, changes);
-                    base
-                }
-            };
-            let checked: Behaviour = serde_path_to_error::deserialize(&resolved).map_err(|e| {
-                let path = e.path().to_string();
-                let path = if path == "." {
-                    String::new()
-                } else {
-                    format!(".{path}")
-                };
-                anyhow!("{origin}: spec.behaviour{path}: {}", e.inner())
-            })?;
-            for gate in checked.feature_sets.keys() {
-                if !crate::features::is_tabled(gate) {
-                    bail!(
-                        "{origin}: spec.behaviour.featureSets.{gate}: not a gate ccm-render reads"
-                    );
-                }
-            }
-            if is_newest && !spec.upgrade.is_empty() {
-                bail!("{origin}: spec.upgrade: the newest release has no next release");
-            }
-            if !is_newest && spec.upgrade.is_empty() {
-                bail!(
-                    "{origin}: spec.upgrade: say what upgrading to the next release changes (\"nothing ccm-render renders\" if so)"
-                );
-            }
-            for alias in &spec.aliases {
-                if minor_of(alias).is_none() {
-                    bail!("{origin}: spec.aliases: {alias:?} is not X.Y");
-                }
-            }
-            if is_newest && (spec.common != CommonDelta::default() || !spec.providers.is_empty()) {
-                bail!(
-                    "{origin}: spec: the newest release is assets/<provider>/ itself; it has no delta"
-                );
-            }
-            behaviour = Some(resolved);
-            list.push(Release {
-                name: file.metadata.name,
-                origin,
-                cccmo: spec.cccmo,
-                aliases: spec.aliases,
-                upgrade: spec.upgrade,
-                behaviour: checked,
-                common: spec.common,
-                providers: spec.providers,
-            });
-        }
+    fn from_table(table: Table<'static>) -> Result<Self> {
+        let mut list: Vec<Release> = table
+            .keys(data::RELEASE)
+            .map(|key| table.get(key))
+            .collect::<Result<_>>()?;
+        list.sort_by_key(|r| std::cmp::Reverse(data::version_of(&r.name)));
         if list.is_empty() {
-            bail!("assets/releases: no release");
+            bail!("the built-in catalogue has no release");
         }
-        let releases = Self { list };
-        releases.check_aliases()?;
-        Ok(releases)
-    }
-
-    fn check_aliases(&self) -> Result<()> {
-        let mut seen = BTreeMap::new();
-        for release in &self.list {
-            for name in std::iter::once(&release.name).chain(&release.aliases) {
-                if let Some(other) = seen.insert(name.clone(), &release.origin) {
-                    bail!("{}: {name} is also {other}", release.origin);
-                }
-            }
-        }
-        Ok(())
+        Ok(Self { list, table })
     }
 
     /// Every release, newest first.
@@ -257,7 +80,7 @@ impl Releases {
     /// `4.21.0-0.nightly-2026-01-02-030405`, `4.23.0-ec.2`), or an alias. `what` names where the
     /// version came from in the error, which lists the supported releases.
     pub fn find(&self, version: &str, what: &str) -> Result<&Release> {
-        let Some((major, minor)) = minor_of(version) else {
+        let Some((major, minor)) = data::minor_of(version) else {
             bail!(
                 "{what}: {version:?} is not an OpenShift version (X.Y, X.Y.Z or X.Y.Z-suffix); {}",
                 self.supported()
@@ -292,6 +115,29 @@ impl Releases {
         }
     }
 
+    /// Checks a `--provider-dir` provider's `spec.releases` names releases that exist.
+    pub fn check_declared(&self, provider: &Provider) -> Result<()> {
+        let Some(declared) = &provider.spec().releases else {
+            return Ok(());
+        };
+        if declared.is_empty() {
+            bail!(
+                "{}/provider.yaml: spec.releases: name at least one release, or leave the field out (every release)",
+                provider.origin
+            );
+        }
+        for (i, name) in declared.iter().enumerate() {
+            if !self.list.iter().any(|r| &r.name == name) {
+                bail!(
+                    "{}/provider.yaml: spec.releases[{i}]: {name:?} is not a release (X.Y); {}",
+                    provider.origin,
+                    self.supported()
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The release after `release` (None for the newest).
     pub fn next(&self, release: &Release) -> Option<&Release> {
         let at = self.list.iter().position(|r| r.name == release.name)?;
@@ -304,184 +150,65 @@ impl Releases {
         self.list.get(at + 1)
     }
 
-    /// The releases whose deltas lead from the newest to `release`: every older one down to it.
-    fn chain(&self, release: &Release) -> &[Release] {
-        let at = self
-            .list
-            .iter()
-            .position(|r| r.name == release.name)
-            .unwrap_or(0);
-        &self.list[1..=at]
-    }
-
     /// `catalogue` (the newest release's providers, as [`Catalogue::builtin`] or
-    /// [`Catalogue::builtin_for`] give them) as of `release`. Built-in providers get each
-    /// release's delta, then every check a provider goes through; any provider may say which
-    /// releases it supports (descriptor `spec.releases`), which is checked when it is picked.
+    /// [`Catalogue::builtin_for`] give them, plus any `--provider-dir` ones) as of `release`:
+    /// the shared objects and every built-in provider a delta changed are the release's.
+    /// Providers from `--provider-dir` stay as they are (their releases are their own).
     pub fn catalogue(&self, release: &Release, mut catalogue: Catalogue) -> Result<Catalogue> {
-        let chain = self.chain(release);
-        if chain.is_empty() {
+        if release.name == self.newest().name {
             return Ok(catalogue);
         }
-        let folders = crate::providers::builtin_folders()?;
-        // Each built-in provider's provider.yaml as of the release being reached.
-        let mut descriptors: BTreeMap<String, Value> = BTreeMap::new();
-        for step in chain {
-            step.apply(&mut catalogue, &folders, &mut descriptors)?;
+        catalogue.common =
+            self.table
+                .get::<Common>(&format!("{}{}", data::RELEASE_COMMON, release.name))?;
+        for provider in catalogue.providers.values_mut() {
+            if !provider.origin.starts_with("assets/") {
+                continue;
+            }
+            let key = format!(
+                "{}{}/{}",
+                data::RELEASE_PROVIDER,
+                release.name,
+                provider.name()
+            );
+            if self.table.keys(data::RELEASE_PROVIDER).all(|k| k != key) {
+                continue;
+            }
+            let entry: ProviderEntry = self.table.get(&key)?;
+            // A descriptor-only entry (Catalogue::builtin_for keeps those for messages).
+            let with_objects = !(provider.manifests.is_empty() && provider.bootstrap.is_empty());
+            let objects: ProviderObjects = if with_objects {
+                self.table.get(&format!(
+                    "{}{}/{}",
+                    data::RELEASE_OBJECTS,
+                    release.name,
+                    provider.name()
+                ))?
+            } else {
+                ProviderObjects::default()
+            };
+            *provider = Provider {
+                descriptor: entry.descriptor,
+                manifests: objects.manifests,
+                bootstrap: objects.bootstrap,
+                origin: entry.origin,
+            };
         }
         Ok(catalogue)
     }
 
-    /// The built-in catalogue for one Infrastructure (only its provider parsed) as of `release`.
+    /// The built-in catalogue for one Infrastructure (only its provider decoded) as of `release`.
     pub fn builtin_for(&self, release: &Release, infra: &Infrastructure) -> Result<Catalogue> {
         self.catalogue(release, Catalogue::builtin_for(infra)?)
     }
 }
 
-impl Release {
-    /// Applies this release's delta to the next release's catalogue. Providers from
-    /// `--provider-dir` (origin not under `assets/`) get no delta: theirs is their own business.
-    fn apply(
-        &self,
-        catalogue: &mut Catalogue,
-        folders: &[crate::inputs::provider_dir::FolderText],
-        descriptors: &mut BTreeMap<String, Value>,
-    ) -> Result<()> {
-        let at = |field: &str| format!("{}: spec.{field}", self.origin);
-        delta::apply_ops(
-            &mut catalogue.common.pod_disruption_budget,
-            &self.common.pod_disruption_budget,
-        )
-        .map_err(|e| anyhow!("{}: {e}", at("common.podDisruptionBudget")))?;
-        delta::apply_ops(&mut catalogue.common.service, &self.common.service)
-            .map_err(|e| anyhow!("{}: {e}", at("common.service")))?;
-        for (name, delta) in &self.providers {
-            let field = at(&format!("providers.{name}"));
-            let Some(folder) = folders.iter().find(|f| f.name() == name) else {
-                bail!("{field}: no built-in provider {name}");
-            };
-            let Some(provider) = catalogue.providers.get(name) else {
-                // Not loaded for this render (builtin_for loads only the chosen provider).
-                continue;
-            };
-            if !provider.origin.starts_with("assets/")
-                || (provider.manifests.is_empty() && provider.bootstrap.is_empty())
-            {
-                // A --provider-dir override, or a descriptor-only entry of builtin_for.
-                continue;
-            }
-            let descriptor = match descriptors.remove(name) {
-                Some(descriptor) => descriptor,
-                None => crate::providers::raw_descriptor(folder)?,
-            };
-            let mut descriptor = descriptor;
-            let label = |object: &Value| format!("{field}: {}", delta::object_id(object));
-            let mut manifests: Vec<(String, Value)> = provider
-                .manifests
-                .iter()
-                .map(|o| (label(o), o.clone()))
-                .collect();
-            let mut bootstrap: Vec<(String, Value)> = provider
-                .bootstrap
-                .iter()
-                .map(|o| (label(o), o.clone()))
-                .collect();
-            delta::apply_provider(delta, &mut descriptor, [&mut manifests, &mut bootstrap])
-                .map_err(|e| anyhow!("{field}: {e}"))?;
-            let descriptor_at = format!("{field}: provider.yaml");
-            let checked = crate::providers::check_parsed(&Parsed {
-                origin: &provider.origin,
-                descriptor_at: &descriptor_at,
-                descriptor: &descriptor,
-                manifests: &manifests,
-                bootstrap: &bootstrap,
-            })?;
-            catalogue.providers.insert(name.clone(), checked);
-            descriptors.insert(name.clone(), descriptor);
-        }
-        Ok(())
-    }
-}
-
-/// Parses one release file and checks its header; returns its `(major, minor)`.
-fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
-    let Some(stem) = origin
-        .rsplit('/')
-        .next()
-        .and_then(|n| n.strip_suffix(".yaml"))
-    else {
-        bail!("{origin}: not a release file (assets/releases/<X.Y>.yaml)");
-    };
-    let value: Value =
-        crate::yaml::from_str(text).map_err(|e| anyhow!("{origin}: not valid YAML: {e}"))?;
-    let file: ReleaseFile = crate::inputs::typed(&value, camino::Utf8Path::new(origin))?;
-    if file.api_version != API_VERSION {
-        bail!("{origin}: apiVersion: must be {API_VERSION}");
-    }
-    if file.kind != "Release" {
-        bail!("{origin}: kind: must be Release");
-    }
-    let version = minor_of(&file.metadata.name)
-        .filter(|v| format!("{}.{}", v.0, v.1) == file.metadata.name)
-        .ok_or_else(|| {
-            anyhow!(
-                "{origin}: metadata.name: {:?} is not X.Y",
-                file.metadata.name
-            )
-        })?;
-    if file.metadata.name != stem {
-        bail!(
-            "{origin}: metadata.name: {:?} differs from the file name",
-            file.metadata.name
-        );
-    }
-    Ok((version, file))
-}
-
-/// Merges a release's behaviour changes into the next release's: mappings key by key, any
-/// other value replaced.
-fn merge(base: &mut Value, changes: Value) {
-    match (base, changes) {
-        (Value::Object(base), Value::Object(changes)) => {
-            for (key, value) in changes {
-                match base.get_mut(&key) {
-                    Some(slot) if slot.is_object() && value.is_object() => merge(slot, value),
-                    _ => {
-                        base.insert(key, value);
-                    }
-                }
-            }
-        }
-        (base, changes) => *base = changes,
-    }
-}
-
-/// A run of one to four digits at the start of `s`, and the rest.
-fn leading_digits(s: &str) -> Option<(&str, &str)> {
-    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    (end > 0 && end <= 4).then(|| s.split_at(end))
-}
-
-/// `(major, minor)` of a version: `X.Y`, then optionally `.Z…` or `-suffix`/`+suffix` (only
-/// `[A-Za-z0-9.+-]` after the minor).
-fn minor_of(version: &str) -> Option<(u32, u32)> {
-    let (major, rest) = leading_digits(version)?;
-    let rest = rest.strip_prefix('.')?;
-    let (minor, rest) = leading_digits(rest)?;
-    let suffix_ok = rest.is_empty()
-        || (rest.starts_with(['.', '-', '+'])
-            && rest
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')));
-    if !suffix_ok {
-        return None;
-    }
-    Some((major.parse().ok()?, minor.parse().ok()?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::FeatureSet;
+    use crate::inputs::provider_dir::FolderText;
+    use data::minor_of;
     use pretty_assertions::assert_eq;
 
     fn builtin() -> &'static Releases {
@@ -567,27 +294,49 @@ mod tests {
                 .catalogue(release, Catalogue::builtin().expect("newest"))
                 .unwrap_or_else(|e| panic!("{}: {e:#}", release.name));
             assert_eq!(catalogue.providers.len(), 11, "{}", release.name);
+            let azure_roles = catalogue.providers["azure"]
+                .manifests
+                .iter()
+                .filter(|o| o["kind"] == "Role")
+                .count();
+            assert_eq!(
+                azure_roles,
+                usize::from(release.name != "4.18"),
+                "{}",
+                release.name
+            );
+            let webhooks = catalogue.common.service["spec"]["ports"]
+                .as_array()
+                .expect("ports")
+                .iter()
+                .any(|p| p["name"] == "webhooks");
+            assert_eq!(webhooks, release.name == "4.18", "{}", release.name);
         }
     }
 
-    fn newest_file() -> (String, &'static str) {
-        (
-            "assets/releases/4.23.yaml".to_string(),
-            include_str!("../../assets/releases/4.23.yaml"),
-        )
-    }
-
-    fn with_older(text: &str) -> Result<Releases> {
-        Releases::parse(&[
-            newest_file(),
-            ("assets/releases/4.22.yaml".to_string(), text),
-        ])
+    /// Resolves the newest release file and `older` (as 4.22) against the built-in providers.
+    fn resolve_with(older: &str) -> Result<data::Resolved> {
+        let folder = FolderText {
+            origin: "assets/releases".to_string(),
+            files: [
+                (
+                    "4.23.yaml".to_string(),
+                    include_str!("../../assets/releases/4.23.yaml").to_string(),
+                ),
+                ("4.22.yaml".to_string(), older.to_string()),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        let newest = Catalogue::builtin().expect("newest");
+        let providers: Vec<Provider> = newest.providers.into_values().collect();
+        data::resolve(&folder, &providers, &newest.common)
     }
 
     const HEADER: &str = "apiVersion: ccm-render.openshift.io/v1alpha1\nkind: Release\nmetadata:\n  name: \"4.22\"\nspec:\n  cccmo: {branch: release-4.22, commit: b99c3d88, date: \"2026-07-08\"}\n  upgrade: [something]\n";
 
     #[test]
-    fn a_bad_release_file_is_refused_naming_the_file_and_field() {
+    fn a_bad_release_file_or_delta_fails_naming_the_file_and_field() {
         let cases = [
             (
                 "  behaviour:\n    ccmTlsFlag: false\n",
@@ -609,31 +358,6 @@ mod tests {
                 "  aliases: [five]\n",
                 "assets/releases/4.22.yaml: spec.aliases: \"five\" is not X.Y",
             ),
-        ];
-        for (extra, want) in cases {
-            let err = with_older(&format!("{HEADER}{extra}")).expect_err(extra);
-            assert!(
-                format!("{err:#}").starts_with(want),
-                "{err:#}\nwanted: {want}"
-            );
-        }
-        let err =
-            with_older(&HEADER.replace("  upgrade: [something]\n", "")).expect_err("no upgrade");
-        assert!(
-            err.to_string().contains("spec.upgrade: say what upgrading"),
-            "{err}"
-        );
-        let err =
-            with_older(&HEADER.replace("name: \"4.22\"", "name: \"4.21\"")).expect_err("name");
-        assert!(
-            err.to_string().contains("differs from the file name"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_delta_that_does_not_fit_fails_when_applied_naming_the_file_and_field() {
-        let cases = [
             (
                 "  providers:\n    aws:\n      remove: [Role/nothing]\n",
                 "assets/releases/4.22.yaml: spec.providers.aws: remove[0]: no object Role/nothing",
@@ -659,28 +383,56 @@ mod tests {
                 "  providers:\n    aws:\n      descriptor:\n      - set: {path: spec.tls.before, value: --nothing}\n",
                 "assets/releases/4.22.yaml: spec.providers.aws: provider.yaml: spec.tls: no container",
             ),
+            (
+                "  providers:\n    aws:\n      descriptor:\n      - set: {path: spec.platform, value: GCP}\n",
+                "assets/releases/4.22.yaml: spec.providers.aws: provider.yaml: spec: a release may not change what a provider serves",
+            ),
         ];
         for (extra, want) in cases {
-            let releases = with_older(&format!("{HEADER}{extra}")).expect("parses");
-            let release = releases.find("4.22", "x").expect("there");
-            let err = releases
-                .catalogue(release, Catalogue::builtin().expect("newest"))
-                .expect_err(extra);
+            let err = resolve_with(&format!("{HEADER}{extra}")).expect_err(extra);
             assert!(
                 format!("{err:#}").starts_with(want),
                 "{err:#}\nwanted: {want}"
             );
         }
-    }
-
-    #[test]
-    fn the_newest_release_has_no_delta() {
-        let text = format!(
+        let err =
+            resolve_with(&HEADER.replace("  upgrade: [something]\n", "")).expect_err("no upgrade");
+        assert!(
+            err.to_string().contains("spec.upgrade: say what upgrading"),
+            "{err}"
+        );
+        let err =
+            resolve_with(&HEADER.replace("name: \"4.22\"", "name: \"4.21\"")).expect_err("name");
+        assert!(
+            err.to_string().contains("differs from the file name"),
+            "{err}"
+        );
+        let newest_with_delta = format!(
             "{}  common:\n    service:\n    - remove: spec.type\n",
             include_str!("../../assets/releases/4.23.yaml")
         );
-        let err = Releases::parse(&[("assets/releases/4.23.yaml".to_string(), text.as_str())])
-            .expect_err("delta on the newest");
+        let err = data::parse_releases(&[(
+            "assets/releases/4.23.yaml".to_string(),
+            newest_with_delta.as_str(),
+        )])
+        .expect_err("delta on the newest");
         assert!(err.to_string().contains("it has no delta"), "{err}");
+    }
+
+    #[test]
+    fn declared_releases_must_exist() {
+        let releases = builtin();
+        let mut provider = Catalogue::builtin().expect("newest").providers["oci"].clone();
+        provider.origin = "dir/oci".into();
+        provider.descriptor.spec.releases = Some(vec!["4.22".into(), "4.16".into()]);
+        let err = releases.check_declared(&provider).expect_err("4.16");
+        assert!(
+            err.to_string().starts_with("dir/oci/provider.yaml: spec.releases[1]: \"4.16\" is not a release (X.Y); supported: 4.18"),
+            "{err}"
+        );
+        provider.descriptor.spec.releases = Some(vec![]);
+        assert!(releases.check_declared(&provider).is_err());
+        provider.descriptor.spec.releases = None;
+        assert!(releases.check_declared(&provider).is_ok());
     }
 }

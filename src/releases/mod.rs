@@ -158,9 +158,7 @@ impl Releases {
         if release.name == self.newest().name {
             return Ok(catalogue);
         }
-        catalogue.common =
-            self.table
-                .get::<Common>(&format!("{}{}", data::RELEASE_COMMON, release.name))?;
+        catalogue.common = self.common(release)?;
         for provider in catalogue.providers.values_mut() {
             if !provider.origin.starts_with("assets/") {
                 continue;
@@ -171,7 +169,7 @@ impl Releases {
                 release.name,
                 provider.name()
             );
-            if self.table.keys(data::RELEASE_PROVIDER).all(|k| k != key) {
+            if !self.has(&key) {
                 continue;
             }
             let entry: ProviderEntry = self.table.get(&key)?;
@@ -199,7 +197,27 @@ impl Releases {
 
     /// The built-in catalogue for one Infrastructure (only its provider decoded) as of `release`.
     pub fn builtin_for(&self, release: &Release, infra: &Infrastructure) -> Result<Catalogue> {
-        self.catalogue(release, Catalogue::builtin_for(infra)?)
+        if release.name == self.newest().name {
+            return Catalogue::builtin_for(infra);
+        }
+        let mut catalogue = Catalogue::builtin_for_keys(infra, |name| {
+            let descriptor = format!("{}{}/{name}", data::RELEASE_PROVIDER, release.name);
+            self.has(&descriptor).then(|| {
+                let objects = format!("{}{}/{name}", data::RELEASE_OBJECTS, release.name);
+                (descriptor, objects)
+            })
+        })?;
+        catalogue.common = self.common(release)?;
+        Ok(catalogue)
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.table.keys(data::RELEASE_PROVIDER).any(|k| k == key)
+    }
+
+    fn common(&self, release: &Release) -> Result<Common> {
+        self.table
+            .get(&format!("{}{}", data::RELEASE_COMMON, release.name))
     }
 }
 

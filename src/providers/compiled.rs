@@ -309,6 +309,51 @@ mod tests {
     }
 
     #[test]
+    fn a_release_delta_that_does_not_fit_fails_the_compile_naming_the_file_and_the_field() {
+        let err = compile_edited("releases/4.21.yaml", |text| {
+            text.replace(
+                "ValidatingAdmissionPolicyBinding/openshift-cloud-controller-manager-cloud-provider-aws",
+                "ValidatingAdmissionPolicyBinding/nothing",
+            )
+        })
+        .expect_err("a removal of an object that is not there")
+        .to_string();
+        assert!(
+            err.ends_with("assets/releases/4.21.yaml: spec.providers.aws: remove[1]: no object ValidatingAdmissionPolicyBinding/nothing"),
+            "{err}"
+        );
+        let err = compile_edited("releases/4.18.yaml", |text| {
+            text.replace("azureEntries: false", "azureEntries: maybe")
+        })
+        .expect_err("a bad behaviour switch")
+        .to_string();
+        assert!(
+            err.contains("assets/releases/4.18.yaml: spec.behaviour.cloudConfig.azureEntries: invalid type"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn every_release_is_compiled_with_the_providers_its_deltas_change() {
+        let compiled = compile(Utf8Path::new("assets")).expect("compiles");
+        let keys: Vec<&str> = compiled.entries().map(|(k, _)| k).collect();
+        for release in ["4.18", "4.19", "4.20", "4.21", "4.22", "4.23"] {
+            assert!(keys.contains(&format!("release/{release}").as_str()), "{release}");
+        }
+        // 4.21 changes AWS, IBM Cloud, Power VS and Nutanix; 4.20 adds vSphere, 4.19 nothing.
+        let providers = |release: &str| -> Vec<&str> {
+            let prefix = format!("release-provider/{release}/");
+            keys.iter()
+                .filter_map(|k| k.strip_prefix(prefix.as_str()))
+                .collect()
+        };
+        assert_eq!(providers("4.22"), Vec::<&str>::new());
+        assert_eq!(providers("4.21"), ["aws", "ibmcloud", "nutanix", "powervs"]);
+        assert_eq!(providers("4.19"), ["aws", "ibmcloud", "nutanix", "powervs", "vsphere"]);
+        assert!(!keys.iter().any(|k| k.starts_with("release-common/4.23")));
+    }
+
+    #[test]
     fn two_built_in_providers_serving_one_platform_fail_the_compile() {
         let err = compile_edited("gcp/provider.yaml", |text| {
             text.replace("platform: GCP", "platform: AWS")

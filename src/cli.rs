@@ -260,7 +260,9 @@ pub struct RenderArgs {
     #[arg(long, value_name = "VERSION")]
     pub release: Option<String>,
 
-    /// Output root (created if missing): bootstrap/, config/, manifests/.
+    /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
+    /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
+    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub dest_dir: Utf8PathBuf,
 

@@ -328,7 +328,9 @@ mod tests {
         .expect_err("a bad behaviour switch")
         .to_string();
         assert!(
-            err.contains("assets/releases/4.18.yaml: spec.behaviour.cloudConfig.azureEntries: invalid type"),
+            err.contains(
+                "assets/releases/4.18.yaml: spec.behaviour.cloudConfig.azureEntries: invalid type"
+            ),
             "{err}"
         );
     }
@@ -338,7 +340,10 @@ mod tests {
         let compiled = compile(Utf8Path::new("assets")).expect("compiles");
         let keys: Vec<&str> = compiled.entries().map(|(k, _)| k).collect();
         for release in ["4.18", "4.19", "4.20", "4.21", "4.22", "4.23"] {
-            assert!(keys.contains(&format!("release/{release}").as_str()), "{release}");
+            assert!(
+                keys.contains(&format!("release/{release}").as_str()),
+                "{release}"
+            );
         }
         // 4.21 changes AWS, IBM Cloud, Power VS and Nutanix; 4.20 adds vSphere, 4.19 nothing.
         let providers = |release: &str| -> Vec<&str> {
@@ -349,7 +354,10 @@ mod tests {
         };
         assert_eq!(providers("4.22"), Vec::<&str>::new());
         assert_eq!(providers("4.21"), ["aws", "ibmcloud", "nutanix", "powervs"]);
-        assert_eq!(providers("4.19"), ["aws", "ibmcloud", "nutanix", "powervs", "vsphere"]);
+        assert_eq!(
+            providers("4.19"),
+            ["aws", "ibmcloud", "nutanix", "powervs", "vsphere"]
+        );
         assert!(!keys.iter().any(|k| k.starts_with("release-common/4.23")));
     }
 

@@ -52,8 +52,15 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
+        // The inputs' own warnings (an install-config's notes among them) come first, as in
+        // a render: they often say why there is no CCM.
         Selection::NoCcm(reason) => Ok(Rendered {
-            warnings: vec![format!("{reason}; rendering nothing")],
+            warnings: cfg
+                .warnings
+                .iter()
+                .cloned()
+                .chain([format!("{reason}; rendering nothing")])
+                .collect(),
             ..Rendered::default()
         }),
     }

@@ -12,8 +12,11 @@ use std::path::{Path, PathBuf};
 /// A platform case: its folder and what the installer would need beyond the install-config.
 struct Case {
     dir: &'static str,
-    /// `--cloud-config`: the installer computes this platform's config from live cloud data.
+    /// `--cloud-config`, under testdata/: the installer computes this platform's config from
+    /// live cloud data, or (External) the user brings the CCM's own config.
     cloud_config: Option<&'static str>,
+    /// `--images`, under testdata/.
+    images: &'static str,
     /// `--ibm-instance-crn`.
     crn: bool,
     infra_name: &'static str,
@@ -21,29 +24,69 @@ struct Case {
 
 const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/abc:def::";
 
-const CASES: [Case; 11] = [
+const CONFORMANCE_IMAGES: &str = "conformance/images.json";
+
+const CASES: [Case; 15] = [
     case("aws", None, false),
-    case("azure", Some("azure"), false),
-    case("azurestackhub", Some("azurestackhub"), false),
+    case(
+        "azure",
+        Some("conformance/azure/cloud-provider-config.yaml"),
+        false,
+    ),
+    case(
+        "azurestackhub",
+        Some("conformance/azurestackhub/cloud-provider-config.yaml"),
+        false,
+    ),
     case("gcp", None, false),
-    case("ibmcloud", Some("ibmcloud"), true),
-    case("powervs", Some("powervs"), true),
-    case("openstack", Some("openstack"), false),
+    case(
+        "ibmcloud",
+        Some("conformance/ibmcloud/cloud-provider-config.yaml"),
+        true,
+    ),
+    case(
+        "powervs",
+        Some("conformance/powervs/cloud-provider-config.yaml"),
+        true,
+    ),
+    case(
+        "openstack",
+        Some("conformance/openstack/cloud-provider-config.yaml"),
+        false,
+    ),
     case("vsphere", None, false),
+    case("vsphere-legacy", None, false),
+    case("vsphere-dualstack", None, false),
     case("nutanix", None, false),
     Case {
-        dir: "none",
-        cloud_config: None,
-        crn: false,
         infra_name: "sno-abcde",
+        ..case("none", None, false)
     },
     case("baremetal", None, false),
+    Case {
+        images: "external/images.json",
+        ..case(
+            "external-oci",
+            Some("external/oci-cloud-provider.yaml"),
+            false,
+        )
+    },
+    Case {
+        images: "external/images.json",
+        infra_name: "sno-abcde",
+        ..case(
+            "external-alibabacloud",
+            Some("external/alibaba-cloud-provider-config.yaml"),
+            false,
+        )
+    },
 ];
 
 const fn case(dir: &'static str, cloud_config: Option<&'static str>, crn: bool) -> Case {
     Case {
         dir,
         cloud_config,
+        images: CONFORMANCE_IMAGES,
         crn,
         infra_name: "mycluster-abcde",
     }
@@ -51,6 +94,10 @@ const fn case(dir: &'static str, cloud_config: Option<&'static str>, crn: bool) 
 
 fn case_file(dir: &str, name: &str) -> PathBuf {
     root().join("testdata/install-config").join(dir).join(name)
+}
+
+fn testdata(rel: &str) -> PathBuf {
+    root().join("testdata").join(rel)
 }
 
 fn s(p: &Path) -> String {
@@ -61,21 +108,20 @@ fn run(args: &[String]) -> std::process::Output {
     ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// The flags every render of a case shares.
-fn common_args(dest: &Path) -> Vec<String> {
+/// The flags every render shares (the Network comes from the install-config, or from what it
+/// derived).
+fn common_args(dest: &Path, images: &str) -> Vec<String> {
     vec![
         "render".into(),
         "--images".into(),
-        s(&conformance("images.json")),
-        "--network".into(),
-        s(&conformance("network.yaml")),
+        s(&testdata(images)),
         "--dest-dir".into(),
         s(dest),
     ]
 }
 
 fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
-    let mut args = common_args(dest);
+    let mut args = common_args(dest, c.images);
     args.extend([
         "--install-config".into(),
         s(&case_file(c.dir, "install-config.yaml")),
@@ -84,13 +130,8 @@ fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
         "--emit-infrastructure".into(),
         s(emit),
     ]);
-    if let Some(platform) = c.cloud_config {
-        args.extend([
-            "--cloud-config".into(),
-            s(&conformance(&format!(
-                "{platform}/cloud-provider-config.yaml"
-            ))),
-        ]);
+    if let Some(config) = c.cloud_config {
+        args.extend(["--cloud-config".into(), s(&testdata(config))]);
     }
     if c.crn {
         args.extend(["--ibm-instance-crn".into(), CRN.into()]);
@@ -108,6 +149,11 @@ fn expected(dir: &str, name: &str) -> Option<Value> {
     let path = case_file(dir, name);
     path.exists()
         .then(|| parse_all(&std::fs::read_to_string(&path).expect("readable")).remove(0))
+}
+
+/// The installer's networking defaults, as `network.go` writes them.
+fn default_network() -> Value {
+    expected("external-alibabacloud", "expected-network.yaml").expect("the defaults case")
 }
 
 #[test]
@@ -131,30 +177,31 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
         let config_map = by_kind(&docs, "ConfigMap");
         match expected(c.dir, "expected-cloud-provider-config.yaml") {
             Some(want) => assert_eq!(config_map.as_ref(), Some(&want), "{}", c.dir),
-            // Live-data platforms take --cloud-config; None and BareMetal have none.
+            // Live-data platforms take --cloud-config; None, BareMetal and External have none.
             None => assert_eq!(config_map, None, "{}", c.dir),
         }
         let proxy = by_kind(&docs, "Proxy").expect("a Proxy, always written");
         if let Some(want) = expected(c.dir, "expected-proxy.yaml") {
             assert_eq!(proxy, want, "{}", c.dir);
         }
+        // Cases without an expected Network leave networking as the defaults or write them.
+        let network = by_kind(&docs, "Network").expect("a Network, always written");
+        let want = expected(c.dir, "expected-network.yaml").unwrap_or_else(default_network);
+        assert_eq!(network, want, "{}", c.dir);
 
         // (b) Rendering from what was derived gives the same tree.
         let from_manifests = work.path().join("b");
-        let mut args = common_args(&from_manifests);
+        let mut args = common_args(&from_manifests, c.images);
         args.extend([
             "--infrastructure".into(),
             s(&emit),
             "--proxy".into(),
             s(&emit),
+            "--network".into(),
+            s(&emit),
         ]);
         match (c.cloud_config, &config_map) {
-            (Some(platform), _) => args.extend([
-                "--cloud-config".into(),
-                s(&conformance(&format!(
-                    "{platform}/cloud-provider-config.yaml"
-                ))),
-            ]),
+            (Some(config), _) => args.extend(["--cloud-config".into(), s(&testdata(config))]),
             (None, Some(_)) => args.extend(["--cloud-config".into(), s(&emit)]),
             (None, None) => {}
         }
@@ -213,7 +260,7 @@ fn without_a_name_a_stable_one_is_derived_and_said() {
     let mut trees = Vec::new();
     for run_number in 0..2 {
         let dest = work.path().join(format!("out{run_number}"));
-        let mut args = common_args(&dest);
+        let mut args = common_args(&dest, CONFORMANCE_IMAGES);
         args.extend([
             "--install-config".into(),
             s(&case_file("gcp", "install-config.yaml")),
@@ -254,7 +301,7 @@ fn bad_install_config(edit: impl Fn(String) -> String) -> tempfile::NamedTempFil
 }
 
 fn with_install_config(file: &Path, dest: &Path, extra: &[&str]) -> Vec<String> {
-    let mut args = common_args(dest);
+    let mut args = common_args(dest, CONFORMANCE_IMAGES);
     args.extend(["--install-config".into(), s(file)]);
     args.extend(extra.iter().map(|a| (*a).to_string()));
     args
@@ -413,11 +460,144 @@ fn flags_that_need_or_exclude_the_install_config_are_usage_errors() {
     ] {
         assert_bad(
             |dest| {
-                let mut a = common_args(dest);
+                let mut a = common_args(dest, CONFORMANCE_IMAGES);
                 a.extend(args.iter().map(|s| (*s).to_string()));
                 a
             },
             message,
         );
+    }
+}
+
+/// Renders `install-config` (text) for vSphere with `extra` flags; returns config/cloud.conf.
+fn vsphere_cloud_conf(install_config: &str, extra: &[String]) -> String {
+    let work = tempfile::tempdir().expect("tempdir");
+    let file = work.path().join("install-config.yaml");
+    std::fs::write(&file, install_config).expect("write");
+    let dest = work.path().join("out");
+    let mut args = common_args(&dest, CONFORMANCE_IMAGES);
+    args.extend([
+        "--install-config".into(),
+        s(&file),
+        "--infrastructure-name".into(),
+        "mycluster-abcde".into(),
+    ]);
+    args.extend(extra.iter().cloned());
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::read_to_string(dest.join("config/cloud.conf")).expect("cloud.conf")
+}
+
+fn ip_family(conf: &str) -> Value {
+    parse_all(conf).remove(0)["global"]["ipFamily"].clone()
+}
+
+#[test]
+fn dual_stack_vsphere_ip_families_follow_the_derived_network() {
+    let text = std::fs::read_to_string(case_file("vsphere-dualstack", "install-config.yaml"))
+        .expect("read");
+    let conf = vsphere_cloud_conf(&text, &[]);
+    assert_eq!(
+        ip_family(&conf),
+        serde_json::json!(["ipv4", "ipv6"]),
+        "{conf}"
+    );
+    // The VIPs and OVN's internal address are never node addresses on a dual-stack cluster.
+    assert!(
+        conf.contains("excludeInternalNetworkSubnetCidr: 192.168.96.3/32,fd00:96::3/128"),
+        "{conf}"
+    );
+
+    // IPv6 primary (vSphere allows it): every list with its IPv6 entry first.
+    let v6_first = text
+        .replace(
+            "  - 172.30.0.0/16\n  - fd02::/112",
+            "  - fd02::/112\n  - 172.30.0.0/16",
+        )
+        .replace(
+            "  - cidr: 192.168.96.0/24\n  - cidr: fd00:96::/64",
+            "  - cidr: fd00:96::/64\n  - cidr: 192.168.96.0/24",
+        )
+        .replace(
+            "  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64",
+            "  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23",
+        );
+    assert_ne!(v6_first, text);
+    let conf = vsphere_cloud_conf(&v6_first, &[]);
+    assert_eq!(
+        ip_family(&conf),
+        serde_json::json!(["ipv6", "ipv4"]),
+        "{conf}"
+    );
+
+    // An explicit --network wins over the derived one: an IPv4-only Network, no ipFamily.
+    let conf = vsphere_cloud_conf(
+        &text,
+        &["--network".into(), s(&conformance("network.yaml"))],
+    );
+    assert_eq!(ip_family(&conf), Value::Null, "{conf}");
+}
+
+#[test]
+fn external_without_a_ccm_renders_nothing_and_says_why() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let dest = work.path().join("out");
+    let mut args = common_args(&dest, CONFORMANCE_IMAGES);
+    args.extend([
+        "--install-config".into(),
+        s(&case_file("external-none", "install-config.yaml")),
+    ]);
+    let out = run(&args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("platform.external.cloudControllerManager is \"\", not \"External\"")
+            && err.contains("set it to External to render the CCM of platformName \"oci\""),
+        "{err}"
+    );
+    assert!(err.contains("rendering nothing"), "{err}");
+    assert!(read_tree(&dest).is_empty());
+}
+
+#[test]
+fn bad_external_and_legacy_vsphere_install_configs_are_exit_2() {
+    let text =
+        |dir: &str| std::fs::read_to_string(case_file(dir, "install-config.yaml")).expect("read");
+    let cases = [
+        (
+            text("external-oci").replace(
+                "cloudControllerManager: External",
+                "cloudControllerManager: Internal",
+            ),
+            "platform.external.cloudControllerManager: \"Internal\": supported values: \"\", \"External\"",
+        ),
+        (
+            text("vsphere-legacy").replace("    datacenter: DC1\n", ""),
+            "platform.vsphere.datacenter: must specify the datacenter",
+        ),
+        (
+            text("vsphere-legacy").replace("    defaultDatastore: DS1\n", ""),
+            "platform.vsphere.defaultDatastore: must specify the default datastore",
+        ),
+        (
+            text("vsphere-legacy").replace(
+                "    apiVIP: 192.168.96.3\n",
+                "    apiVIP: 192.168.96.3\n    apiVIPs:\n    - 192.168.96.5\n",
+            ),
+            "platform.vsphere.apiVIP: \"192.168.96.3\" is not in platform.vsphere.apiVIPs",
+        ),
+        (
+            text("vsphere-dualstack").replace("  - cidr: fd00:96::/64\n", ""),
+            "networking.machineNetwork: \"192.168.96.0/24\": dual-stack IPv4/IPv6 requires an IPv6 network in this list",
+        ),
+        (
+            text("aws").replace("networkType: OVNKubernetes", "networkType: OpenShiftSDN"),
+            "networking.networkType: \"OpenShiftSDN\": networkType OpenShiftSDN is not supported",
+        ),
+    ];
+    for (install_config, message) in cases {
+        let file = tempfile::NamedTempFile::new().expect("temp");
+        std::fs::write(file.path(), install_config).expect("write");
+        assert_bad(|dest| with_install_config(file.path(), dest, &[]), message);
     }
 }

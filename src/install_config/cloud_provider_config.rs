@@ -10,7 +10,10 @@ use std::fmt::Write as _;
 /// Whether the installer writes a cloud-provider-config for the platform at all (it returns
 /// before writing one for None, BareMetal, External and oVirt).
 pub fn installer_writes_one(platform: &Platform) -> bool {
-    !matches!(platform, Platform::None | Platform::BareMetal(_))
+    !matches!(
+        platform,
+        Platform::None | Platform::BareMetal(_) | Platform::External(_)
+    )
 }
 
 /// The ConfigMap, or None when the installer writes none. Platforms whose config the installer
@@ -18,7 +21,7 @@ pub fn installer_writes_one(platform: &Platform) -> bool {
 pub fn derive(ic: &InstallConfig, infra_id: &str) -> Result<Option<Value>> {
     let mut data = serde_json::Map::new();
     match &ic.platform {
-        Platform::None | Platform::BareMetal(_) => return Ok(None),
+        Platform::None | Platform::BareMetal(_) | Platform::External(_) => return Ok(None),
         Platform::Aws(p) => {
             // A non-empty config keeps the kube-apiserver happy (BZ 1926975).
             data.insert("config".into(), json!("[Global]\n"));

@@ -1,7 +1,8 @@
 //! `install-config.yaml`: reading and checking it as the installer does for the fields
 //! ccm-render reads, and deriving from it, as pure functions, what the installer's asset graph
 //! writes for the cloud controller managers: the `Infrastructure` (`infrastructure`), the
-//! `cloud-provider-config` ConfigMap (`cloud_provider_config`) and the `Proxy` (`proxy`).
+//! `cloud-provider-config` ConfigMap (`cloud_provider_config`), the `Proxy` (`proxy`) and the
+//! `Network` (`network`).
 //!
 //! Sources: `openshift/installer` `pkg/types/validation/installconfig.go`,
 //! `pkg/types/defaults/installconfig.go`, `pkg/validate/validate.go`,
@@ -14,6 +15,8 @@ mod cloud_provider_config;
 pub mod infra_id;
 mod infrastructure;
 mod net;
+mod network;
+mod vsphere;
 
 pub use infrastructure::check_crn;
 mod proxy;
@@ -25,7 +28,8 @@ use serde_json::Value;
 use types::Document;
 
 pub use types::{
-    Aws, Azure, Gcp, IbmCloud, LoadBalancer, Nutanix, PowerVs, ServiceEndpoint, VSphere, Vips,
+    Aws, Azure, External, Gcp, IbmCloud, LoadBalancer, Nutanix, PowerVs, ServiceEndpoint, VSphere,
+    Vips,
 };
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).
@@ -52,13 +56,15 @@ pub enum Platform {
     Aws(Aws),
     Azure(Azure),
     BareMetal(Vips),
+    External(External),
     Gcp(Gcp),
     IbmCloud(IbmCloud),
     None,
     Nutanix(Nutanix),
     OpenStack(Vips),
     PowerVs(PowerVs),
-    VSphere(VSphere),
+    /// Boxed: with the deprecated fields it is by far the largest.
+    VSphere(Box<VSphere>),
 }
 
 impl Platform {
@@ -68,6 +74,7 @@ impl Platform {
             Self::Aws(_) => "aws",
             Self::Azure(_) => "azure",
             Self::BareMetal(_) => "baremetal",
+            Self::External(_) => "external",
             Self::Gcp(_) => "gcp",
             Self::IbmCloud(_) => "ibmcloud",
             Self::None => "none",
@@ -97,10 +104,8 @@ pub struct InstallConfig {
     /// `networking.machineNetwork[].cidr`, canonical; `None` where the installer picks a random
     /// default (PowerVS).
     pub machine_networks: Option<Vec<String>>,
-    /// `networking.clusterNetwork[].cidr`, canonical.
-    pub cluster_networks: Vec<String>,
-    /// `networking.serviceNetwork[]`, canonical.
-    pub service_networks: Vec<String>,
+    /// `networking`: cluster and service networks and the network type.
+    pub networks: network::Networks,
     /// `proxy`.
     pub proxy: Option<types::Proxy>,
     /// `additionalTrustBundle`.
@@ -117,6 +122,8 @@ pub struct InstallConfig {
     pub has_image_mirrors: bool,
     /// The document in a canonical text form, the input of the stable infrastructure name.
     pub canonical: String,
+    /// What the installer would warn about while converting deprecated fields.
+    pub notes: Vec<String>,
 }
 
 impl InstallConfig {
@@ -148,17 +155,25 @@ pub struct Derived {
     pub cloud_provider_config: Option<Value>,
     /// `manifests/cluster-proxy-01-config.yaml`.
     pub proxy: Value,
-    /// Notes for stderr (how the infrastructure name was chosen).
+    /// `manifests/cluster-network-02-config.yml`.
+    pub network: Value,
+    /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
+    /// why an External platform gets no CCM).
     pub notes: Vec<String>,
 }
 
 impl Derived {
     /// The derived objects as one YAML stream (Infrastructure, then the cloud-provider-config
-    /// ConfigMap when derived, then the Proxy): what `--emit-infrastructure` writes. Each
-    /// `--infrastructure`, `--cloud-config` and `--proxy` picks its object out of it by kind.
+    /// ConfigMap when derived, then the Proxy and the Network): what `--emit-infrastructure`
+    /// writes. Each `--infrastructure`, `--cloud-config`, `--proxy` and `--network` picks its
+    /// object out of it by kind.
     pub fn to_yaml_stream(&self) -> Result<String> {
         let mut out = crate::yaml::to_string(&self.infrastructure)?;
-        for object in self.cloud_provider_config.iter().chain([&self.proxy]) {
+        for object in self
+            .cloud_provider_config
+            .iter()
+            .chain([&self.proxy, &self.network])
+        {
             out.push_str("---\n");
             out.push_str(&crate::yaml::to_string(object)?);
         }
@@ -210,7 +225,8 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
             d.api_version
         );
     }
-    let platform = platform(&d)?;
+    let mut notes = Vec::new();
+    let platform = platform(&d, &mut notes)?;
     check_cluster_name(&d.metadata.name, &platform)?;
     let base_domain = d.base_domain.strip_suffix('.').unwrap_or(&d.base_domain);
     if base_domain.is_empty() {
@@ -224,28 +240,7 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     let (control_plane_replicas, arbiter_replicas, compute_replicas) = replicas(&d)?;
     let networking = d.networking.clone().unwrap_or_default();
     let machine_networks = machine_networks(&networking, &platform)?;
-    let cluster_networks = cidrs(
-        networking.cluster_network.iter().map(|e| e.cidr.as_str()),
-        "networking.clusterNetwork",
-        "cidr",
-        "10.128.0.0/14",
-    )?;
-    let service_cidr = (!networking.service_cidr.is_empty()).then_some(&networking.service_cidr);
-    let service_networks = if networking.service_network.is_empty() {
-        cidrs(
-            service_cidr.map(String::as_str),
-            "networking.serviceCIDR",
-            "",
-            "172.30.0.0/16",
-        )?
-    } else {
-        cidrs(
-            networking.service_network.iter().map(String::as_str),
-            "networking.serviceNetwork",
-            "",
-            "",
-        )?
-    };
+    let networks = network::parse(&networking, &platform, machine_networks.as_deref())?;
     let publish = if d.publish.is_empty() {
         "External".to_string()
     } else {
@@ -279,8 +274,7 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         arbiter_replicas,
         compute_replicas,
         machine_networks,
-        cluster_networks,
-        service_networks,
+        networks,
         proxy: d.proxy.clone(),
         additional_trust_bundle: d.additional_trust_bundle.clone(),
         additional_trust_bundle_policy: policy,
@@ -290,13 +284,14 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         has_image_mirrors: !d.image_digest_sources.is_empty()
             || !d.image_content_sources.is_empty(),
         canonical,
+        notes,
     })
 }
 
 /// Derives the installer's objects. Pure: the same install-config and options give the same
 /// objects.
 pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
-    let mut notes = Vec::new();
+    let mut notes = ic.notes.clone();
     let infra_id = if let Some(name) = &options.infrastructure_name {
         infra_id::check(name).map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
         name.clone()
@@ -324,10 +319,19 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         options.ibm_instance_crn.as_deref(),
     )?);
     let proxy = sort_keys(proxy::derive(ic)?);
+    if let Platform::External(p) = &ic.platform
+        && p.cloud_controller_manager != infrastructure::CCM_EXTERNAL
+    {
+        notes.push(format!(
+            "platform.external.cloudControllerManager is {:?}, not \"External\": the installer writes status.platformStatus.external.cloudControllerManager.state \"\" (None), the cluster expects no CCM and nothing is rendered; set it to External to render the CCM of platformName {:?}",
+            p.cloud_controller_manager, p.platform_name
+        ));
+    }
     Ok(Derived {
         infrastructure,
         cloud_provider_config: cloud_provider_config.map(sort_keys),
         proxy,
+        network: sort_keys(network::derive(&ic.networks)),
         notes,
     })
 }
@@ -350,7 +354,7 @@ fn sort_keys(value: Value) -> Value {
     }
 }
 
-fn platform(d: &Document) -> Result<Platform> {
+fn platform(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
     let keys: Vec<&String> = d.platform.keys().collect();
     for key in &keys {
         if !PLATFORMS.contains(&key.as_str()) {
@@ -444,8 +448,8 @@ fn platform(d: &Document) -> Result<Platform> {
             }
             Platform::PowerVs(p)
         }
-        "vsphere" => Platform::VSphere(vsphere(&value, &at)?),
-        // "external" is a known installer platform without a derivation here.
+        "vsphere" => Platform::VSphere(Box::new(vsphere::parse(&value, &at, notes)?)),
+        "external" => Platform::External(external(&value, &at)?),
         other => bail!(
             "platform.{other}: ccm-render cannot derive the Infrastructure for this platform from an install-config; give the installer's Infrastructure with --infrastructure"
         ),
@@ -486,39 +490,23 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
     Ok(p)
 }
 
-fn vsphere(value: &Value, at: &str) -> Result<VSphere> {
-    let mut p: VSphere = typed(value, at)?;
-    if p.vcenters.is_empty() && !p.legacy_vcenter.is_empty() {
+/// `platform.external` (`pkg/types/external`): `platformName` defaults to `Unknown` (the API
+/// default the installer's external defaults set), `cloudControllerManager` is `""` or
+/// `External` (its kubebuilder enum).
+fn external(value: &Value, at: &str) -> Result<External> {
+    let mut p: External = typed(value, at)?;
+    if p.platform_name.is_empty() {
+        p.platform_name = "Unknown".into();
+    }
+    if !matches!(
+        p.cloud_controller_manager.as_str(),
+        "" | infrastructure::CCM_EXTERNAL
+    ) {
         bail!(
-            "{at}.vCenter: the legacy single-vCenter form is not supported by ccm-render; describe the vCenter under {at}.vcenters and {at}.failureDomains (the installer converts it the same way)"
+            "{at}.cloudControllerManager: {:?}: supported values: \"\", \"External\"",
+            p.cloud_controller_manager
         );
     }
-    if p.vcenters.is_empty() {
-        bail!("{at}.vcenters: required (at least one vCenter)");
-    }
-    if p.failure_domains.is_empty() {
-        bail!("{at}.failureDomains: required (at least one failure domain)");
-    }
-    for (i, vc) in p.vcenters.iter_mut().enumerate() {
-        if vc.server.is_empty() {
-            bail!("{at}.vcenters[{i}].server: required");
-        }
-        // pkg/types/vsphere/defaults: the vCenter port defaults to 443.
-        if vc.port == 0 {
-            vc.port = 443;
-        }
-    }
-    for (i, fd) in p.failure_domains.iter().enumerate() {
-        if fd.zone_type == "HostGroup" {
-            bail!(
-                "{at}.failureDomains[{i}].zoneType: HostGroup failure domains are not supported by ccm-render"
-            );
-        }
-        if fd.topology.datacenter.is_empty() {
-            bail!("{at}.failureDomains[{i}].topology.datacenter: required");
-        }
-    }
-    vips(&mut p.vips, at, false)?;
     Ok(p)
 }
 
@@ -540,11 +528,26 @@ fn https_url(url: &str) -> Result<()> {
 /// The VIP lists: deprecated single values converted, each an IP address, and the lists given
 /// together (`pkg/types/validation/installconfig.go` validateVIPsForPlatform).
 fn vips(p: &mut Vips, at: &str, required: bool) -> Result<()> {
-    if p.api_vips.is_empty() && !p.api_vip.is_empty() {
-        p.api_vips = vec![p.api_vip.clone()];
-    }
-    if p.ingress_vips.is_empty() && !p.ingress_vip.is_empty() {
-        p.ingress_vips = vec![p.ingress_vip.clone()];
+    // upconvertVIP: the single value fills an empty list, and must be in a given one.
+    for (single, list, old, new) in [
+        (&p.api_vip, &mut p.api_vips, "apiVIP", "apiVIPs"),
+        (
+            &p.ingress_vip,
+            &mut p.ingress_vips,
+            "ingressVIP",
+            "ingressVIPs",
+        ),
+    ] {
+        if single.is_empty() {
+            continue;
+        }
+        if list.is_empty() {
+            *list = vec![single.clone()];
+        } else if !list.contains(single) {
+            bail!(
+                "{at}.{old}: {single:?} is not in {at}.{new}: {old} is deprecated; give only {new}"
+            );
+        }
     }
     for (field, list) in [("apiVIPs", &p.api_vips), ("ingressVIPs", &p.ingress_vips)] {
         for (i, vip) in list.iter().enumerate() {

@@ -311,7 +311,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<14} {:<15} {:<17} {:<22} IMAGES.JSON KEYS",
+        "{:<14} {:<15} {:<19} {:<22} IMAGES.JSON KEYS",
         "PLATFORM", "PROVIDER", "CCM", "CLOUD CONFIG"
     );
     for row in &summary.platforms {
@@ -323,7 +323,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         ) else {
             let _ = writeln!(
                 table,
-                "{:<14} {:<15} {:<17} {:<22} -",
+                "{:<14} {:<15} {:<19} {:<22} -",
                 row.platform, "-", "no", "-"
             );
             continue;
@@ -335,9 +335,19 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
             transform.as_str().unwrap_or_default(),
             config.format
         );
+        // A key with a default image shows it: `key (default IMAGE)`.
+        let keys: Vec<String> = keys
+            .iter()
+            .map(
+                |key| match row.default_images.as_ref().and_then(|d| d.get(key)) {
+                    Some(image) => format!("{key} (default {image})"),
+                    None => key.clone(),
+                },
+            )
+            .collect();
         let _ = writeln!(
             table,
-            "{:<14} {provider:<15} {ccm:<17} {config:<22} {}",
+            "{:<14} {provider:<15} {ccm:<19} {config:<22} {}",
             row.platform,
             keys.join(", ")
         );

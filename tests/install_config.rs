@@ -19,6 +19,8 @@ struct Case {
     images: &'static str,
     /// `--ibm-instance-crn`.
     crn: bool,
+    /// `--credentials`, under testdata/.
+    credentials: Option<&'static str>,
     infra_name: &'static str,
 }
 
@@ -26,7 +28,7 @@ const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/abc:def::";
 
 const CONFORMANCE_IMAGES: &str = "conformance/images.json";
 
-const CASES: [Case; 15] = [
+const CASES: [Case; 16] = [
     case("aws", None, false),
     case(
         "azure",
@@ -63,13 +65,15 @@ const CASES: [Case; 15] = [
         ..case("none", None, false)
     },
     case("baremetal", None, false),
+    // conformance/images.json has no key for OCI nor DigitalOcean: their pinned vendor images.
+    case(
+        "external-oci",
+        Some("external/oci-cloud-provider.yaml"),
+        false,
+    ),
     Case {
-        images: "external/images.json",
-        ..case(
-            "external-oci",
-            Some("external/oci-cloud-provider.yaml"),
-            false,
-        )
+        credentials: Some("external/digitalocean-credentials.yaml"),
+        ..case("external-digitalocean", None, false)
     },
     Case {
         images: "external/images.json",
@@ -88,6 +92,7 @@ const fn case(dir: &'static str, cloud_config: Option<&'static str>, crn: bool) 
         cloud_config,
         images: CONFORMANCE_IMAGES,
         crn,
+        credentials: None,
         infra_name: "mycluster-abcde",
     }
 }
@@ -135,6 +140,9 @@ fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
     }
     if c.crn {
         args.extend(["--ibm-instance-crn".into(), CRN.into()]);
+    }
+    if let Some(credentials) = c.credentials {
+        args.extend(["--credentials".into(), s(&testdata(credentials))]);
     }
     args
 }
@@ -205,13 +213,17 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
             (None, Some(_)) => args.extend(["--cloud-config".into(), s(&emit)]),
             (None, None) => {}
         }
+        if let Some(credentials) = c.credentials {
+            args.extend(["--credentials".into(), s(&testdata(credentials))]);
+        }
         let out = run(&args);
         assert_eq!(out.status.code(), Some(0), "{}: {}", c.dir, stderr(&out));
         let a = read_tree(&from_install_config);
         assert_eq!(a, read_tree(&from_manifests), "{}", c.dir);
         let has_ccm = !matches!(c.dir, "none" | "baremetal");
         assert_eq!(!a.is_empty(), has_ccm, "{}: {:?}", c.dir, a.keys());
-        if has_ccm {
+        // Every CCM but DigitalOcean's (an API token, no config file) reads a cloud config.
+        if has_ccm && c.dir != "external-digitalocean" {
             assert!(
                 a.contains_key("config/cloud.conf"),
                 "{}: {:?}",
@@ -658,5 +670,56 @@ fn bad_external_and_legacy_vsphere_install_configs_are_exit_2() {
         let file = tempfile::NamedTempFile::new().expect("temp");
         std::fs::write(file.path(), install_config).expect("write");
         assert_bad(|dest| with_install_config(file.path(), dest, &[]), message);
+    }
+}
+
+#[test]
+fn oci_and_digitalocean_run_their_pinned_vendor_images_when_images_json_lacks_the_keys() {
+    for (dir, cloud_config, credentials, key, image) in [
+        (
+            "external-oci",
+            Some("external/oci-cloud-provider.yaml"),
+            None,
+            "cloudControllerManagerOCI",
+            "ghcr.io/oracle/cloud-provider-oci:v1.36.0",
+        ),
+        (
+            "external-digitalocean",
+            None,
+            Some("external/digitalocean-credentials.yaml"),
+            "cloudControllerManagerDigitalOcean",
+            "docker.io/digitalocean/digitalocean-cloud-controller-manager:v0.1.71",
+        ),
+    ] {
+        let c = Case {
+            credentials,
+            ..case(dir, cloud_config, false)
+        };
+        let work = tempfile::tempdir().expect("tempdir");
+        let dest = work.path().join("out");
+        let out = run(&install_config_args(&c, &dest, &work.path().join("e.yaml")));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{dir}: {err}");
+        let provider = dir.trim_start_matches("external-");
+        assert!(
+            err.contains(&format!(
+                "images.json: no {key:?} entry: container cloud-controller-manager of the {provider} provider runs its default image {image} (provider.yaml spec.defaultImages)"
+            )),
+            "{dir}: {err}"
+        );
+        let tree = read_tree(&dest);
+        let images: Vec<String> = objects_in(&tree, "manifests")
+            .values()
+            .chain(objects_in(&tree, "bootstrap").values())
+            .filter_map(|o| {
+                let pod = if o["kind"] == "Pod" {
+                    &o["spec"]
+                } else {
+                    &o["spec"]["template"]["spec"]
+                };
+                pod["containers"][0]["image"].as_str().map(str::to_string)
+            })
+            .collect();
+        assert_eq!(images, [image, image], "{dir}");
     }
 }

@@ -74,7 +74,7 @@ fn external_providers_get_a_cloud_node_only_static_pod_too() {
     // key, so the provider's pinned image runs.
     let dir = tempfile::tempdir().expect("tempdir");
     let infra = external("infrastructure-digitalocean.yaml");
-    let credentials = external("digitalocean-credentials.yaml");
+    let credentials = root().join("testdata/credentials/digitalocean.yaml");
     let out = ccm_render(&[
         "render",
         "--infrastructure",

@@ -19,7 +19,7 @@ struct Case {
     images: &'static str,
     /// `--ibm-instance-crn`.
     crn: bool,
-    /// `--credentials`, under testdata/.
+    /// `--credentials`: testdata/credentials/<name>.yaml.
     credentials: Option<&'static str>,
     infra_name: &'static str,
 }
@@ -72,7 +72,7 @@ const CASES: [Case; 16] = [
         false,
     ),
     Case {
-        credentials: Some("external/digitalocean-credentials.yaml"),
+        credentials: Some("digitalocean"),
         ..case("external-digitalocean", None, false)
     },
     Case {
@@ -142,7 +142,10 @@ fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
         args.extend(["--ibm-instance-crn".into(), CRN.into()]);
     }
     if let Some(credentials) = c.credentials {
-        args.extend(["--credentials".into(), s(&testdata(credentials))]);
+        args.extend([
+            "--credentials".into(),
+            s(&testdata(&format!("credentials/{credentials}.yaml"))),
+        ]);
     }
     args
 }
@@ -214,7 +217,10 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
             (None, None) => {}
         }
         if let Some(credentials) = c.credentials {
-            args.extend(["--credentials".into(), s(&testdata(credentials))]);
+            args.extend([
+                "--credentials".into(),
+                s(&testdata(&format!("credentials/{credentials}.yaml"))),
+            ]);
         }
         let out = run(&args);
         assert_eq!(out.status.code(), Some(0), "{}: {}", c.dir, stderr(&out));
@@ -686,7 +692,7 @@ fn oci_and_digitalocean_run_their_pinned_vendor_images_when_images_json_lacks_th
         (
             "external-digitalocean",
             None,
-            Some("external/digitalocean-credentials.yaml"),
+            Some("digitalocean"),
             "cloudControllerManagerDigitalOcean",
             "docker.io/digitalocean/digitalocean-cloud-controller-manager:v0.1.71",
         ),

@@ -549,7 +549,7 @@ fn render_digitalocean(images: &Path, extra: &[&str], dest: &Path) -> std::proce
 #[test]
 fn digitalocean_renders_the_vendors_secret_token_and_ccm_from_credentials() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let credentials = external("digitalocean-credentials.yaml");
+    let credentials = root().join("testdata/credentials/digitalocean.yaml");
     let out = render_digitalocean(
         &conformance("images.json"),
         &["--credentials", s(&credentials)],

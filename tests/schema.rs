@@ -142,7 +142,7 @@ fn oci_and_digitalocean_from_an_install_config_without_their_images_pass_too() {
             .join("install-config.yaml")
     };
     let oci_config = external("oci-cloud-provider.yaml");
-    let do_credentials = external("digitalocean-credentials.yaml");
+    let do_credentials = root().join("testdata/credentials/digitalocean.yaml");
     let cases: [(&str, &[&str]); 3] = [
         ("external-oci", &["--cloud-config", s(&oci_config)]),
         ("external-digitalocean", &[]),

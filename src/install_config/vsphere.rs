@@ -98,8 +98,11 @@ fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
         t.folder = object_path("vm", &t.folder, &t.datacenter, &here, "folder", notes);
     }
 
-    // fixLegacyPlatformScenario: one generated failure domain from the topology fields.
-    if p.failure_domains.is_empty() {
+    // fixLegacyPlatformScenario: one generated failure domain from the topology fields. (The
+    // installer generates it even from no fields at all, and then fails validation on its empty
+    // datacenter; with neither form given, the error here names failureDomains instead.)
+    let legacy_form = legacy.has_topology() || !legacy.vcenter.is_empty();
+    if p.failure_domains.is_empty() && legacy_form {
         if let Some(server) = p.vcenters.first().map(|v| v.server.clone()) {
             if legacy.has_topology() {
                 notes.push(format!(
@@ -178,7 +181,9 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
         bail!("{at}.vcenters: required (at least one vCenter, or the deprecated {at}.vCenter)");
     }
     if p.failure_domains.is_empty() {
-        bail!("{at}.failureDomains: required (at least one failure domain)");
+        bail!(
+            "{at}.failureDomains: required (at least one failure domain, or the deprecated topology fields)"
+        );
     }
     for (i, vc) in p.vcenters.iter_mut().enumerate() {
         if vc.server.is_empty() {
@@ -316,6 +321,17 @@ mod tests {
             .expect_err("nothing")
             .to_string();
         assert!(e.starts_with("platform.vsphere.vcenters: required"), "{e}");
+        let e = parse(
+            &json!({"vcenters": [{"server": "vc", "datacenters": ["DC1"]}]}),
+            "platform.vsphere",
+            &mut notes,
+        )
+        .expect_err("no failure domain")
+        .to_string();
+        assert!(
+            e.starts_with("platform.vsphere.failureDomains: required"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -211,7 +211,7 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
             bail!("{at}.defaultDatastore: must specify the default datastore");
         }
     }
-    super::vips(&mut p.vips, at, false)
+    super::platform::vips(&mut p.vips, at, false)
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credent
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l provider-dir -d 'A folder of provider folders that add to or override the built-in providers' -r -f -a "(__fish_complete_directories)"
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)' -r -f -a "(__fish_complete_directories)"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l color -d 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always'
 never\t'Never'"

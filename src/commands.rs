@@ -109,13 +109,23 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     for note in &rendered.notes {
         eprintln!("note: {note}");
     }
-    // The plan is computed before any write: it is what --check prints, and what
-    // --output json reports for a write (added and changed, which the write itself merges).
+    // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
+    // symbolic link, a folder where a file goes) happens here, before anything is written.
     let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
     if args.check || args.diff {
         return check(args, &plan, &tree, &rendered.warnings);
     }
-    // Written before the tree, so that a failure here leaves --dest-dir untouched.
+    // A render that changes nothing writes nothing, not even a lock file. Otherwise
+    // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
+    // the lock: that plan is what --output json reports.
+    let (plan, dest) = if plan.has_changes() {
+        let dest = crate::output::Dest::open(&args.dest_dir)?;
+        note_repair(dest.path(), dest.repaired());
+        (dest.plan(&tree, args.prune)?, Some(dest))
+    } else {
+        (plan, None)
+    };
+    // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
         crate::output::write_file(
             path,
@@ -123,7 +133,11 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             "--emit-infrastructure",
         )?;
     }
-    let report = crate::output::apply(&tree, &args.dest_dir, args.prune)?;
+    let report = match &dest {
+        Some(dest) => dest.apply(&plan)?,
+        None => crate::output::WriteReport::of(&plan),
+    };
+    drop(dest);
     if args.output == OutputFormat::Json {
         let summary = crate::summary::render(
             &plan,
@@ -197,12 +211,43 @@ fn check(
             tree.files.len()
         );
     }
+    let leftovers = &plan.leftovers;
+    if leftovers.journal.is_some() {
+        eprintln!(
+            "ccm-render: {}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
+            args.dest_dir,
+            leftovers.unfinished.len()
+        );
+    }
+    if !leftovers.temporary.is_empty() {
+        eprintln!(
+            "ccm-render: {}: temporary files left by a crashed run: {}; the next render removes them",
+            args.dest_dir,
+            leftovers.temporary.len()
+        );
+    }
     hint_left_in_place(&plan.left, args.prune);
     Ok(if plan.has_changes() {
         ExitStatus::Drift
     } else {
         ExitStatus::Success
     })
+}
+
+/// Says on stderr what a crashed run had left in `dir` and this run repaired.
+fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
+    if repaired.journal.is_some() {
+        eprintln!(
+            "note: {dir}: completed an update that a crashed run left half done (files it had yet to update: {})",
+            repaired.unfinished.len()
+        );
+    }
+    if !repaired.temporary.is_empty() {
+        eprintln!(
+            "note: {dir}: removed temporary files a crashed run left: {}",
+            repaired.temporary.len()
+        );
+    }
 }
 
 /// Says on stderr which files under the output folders this render does not produce.
@@ -302,7 +347,9 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
         anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");
     }
     let tree = crate::scaffold::tree(name, dest.as_str())?;
-    crate::output::write(&tree, &dest)?;
+    // No lock file: it would be read as a file of the provider.
+    let folder = crate::output::Dest::open_unlocked(&dest)?;
+    folder.apply(&folder.plan(&tree, false)?)?;
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
     );

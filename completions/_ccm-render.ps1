@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
+            [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -57,6 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--ca-bundle', '--ca-bundle', [CompletionResultType]::ParameterName, 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host''s system bundle)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
             [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders that add to or override the built-in providers')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23, or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else the newest. `ccm-render releases` lists them')
             [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of every file (json; see README)')
@@ -118,6 +120,14 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;provider;help;help' {
             break
         }
+        'ccm-render;releases' {
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -129,6 +139,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
+            [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -148,6 +159,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;provider;check' {
+            break
+        }
+        'ccm-render;help;releases' {
             break
         }
         'ccm-render;help;completions' {

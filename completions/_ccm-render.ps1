@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
+            [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -35,7 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;render' {
             [CompletionResult]::new('--infrastructure', '--infrastructure', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
             [CompletionResult]::new('--cluster-infrastructure-file', '--cluster-infrastructure-file', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
-            [CompletionResult]::new('--install-config', '--install-config', [CompletionResultType]::ParameterName, 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would')
+            [CompletionResult]::new('--install-config', '--install-config', [CompletionResultType]::ParameterName, 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would')
             [CompletionResult]::new('--infrastructure-name', '--infrastructure-name', [CompletionResultType]::ParameterName, 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config')
             [CompletionResult]::new('--ibm-instance-crn', '--ibm-instance-crn', [CompletionResultType]::ParameterName, 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN')
             [CompletionResult]::new('--azure-stack-endpoints', '--azure-stack-endpoints', [CompletionResultType]::ParameterName, 'With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config''s key endpoints)')
@@ -44,19 +45,20 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--openstack-external-network-id', '--openstack-external-network-id', [CompletionResultType]::ParameterName, 'With --install-config on OpenStack with platform.openstack.externalNetwork: that network''s ID')
             [CompletionResult]::new('--openstack-octavia', '--openstack-octavia', [CompletionResultType]::ParameterName, 'With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell)')
             [CompletionResult]::new('--openstack-ca-cert', '--openstack-ca-cert', [CompletionResultType]::ParameterName, 'With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names')
-            [CompletionResult]::new('--emit-infrastructure', '--emit-infrastructure', [CompletionResultType]::ParameterName, 'With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream)')
+            [CompletionResult]::new('--emit-infrastructure', '--emit-infrastructure', [CompletionResultType]::ParameterName, 'With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream)')
             [CompletionResult]::new('--images', '--images', [CompletionResultType]::ParameterName, 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release''s image-references ImageStream')
             [CompletionResult]::new('--images-file', '--images-file', [CompletionResultType]::ParameterName, 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release''s image-references ImageStream')
             [CompletionResult]::new('--cloud-config', '--cloud-config', [CompletionResultType]::ParameterName, 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf')
             [CompletionResult]::new('--cloud-config-file', '--cloud-config-file', [CompletionResultType]::ParameterName, 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf')
             [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY')
-            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families')
+            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given')
             [CompletionResult]::new('--feature-gate', '--feature-gate', [CompletionResultType]::ParameterName, 'The FeatureGate manifest; without it, the OpenShift Default feature set')
             [CompletionResult]::new('--apiserver', '--apiserver', [CompletionResultType]::ParameterName, 'The APIServer manifest (TLS security profile); without it, the Intermediate profile')
             [CompletionResult]::new('--credentials', '--credentials', [CompletionResultType]::ParameterName, 'The installer''s root credentials Secret for the platform (kube-system), or the CCM''s own Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600)')
             [CompletionResult]::new('--ca-bundle', '--ca-bundle', [CompletionResultType]::ParameterName, 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host''s system bundle)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
             [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders that add to or override the built-in providers')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23, or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else the newest. `ccm-render releases` lists them')
             [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of every file (json; see README)')
@@ -118,6 +120,14 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;provider;help;help' {
             break
         }
+        'ccm-render;releases' {
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -129,6 +139,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
+            [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -148,6 +159,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;provider;check' {
+            break
+        }
+        'ccm-render;help;releases' {
             break
         }
         'ccm-render;help;completions' {

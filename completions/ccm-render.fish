@@ -29,10 +29,11 @@ complete -c ccm-render -n "__fish_ccm_render_needs_command" -s V -l version -d '
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "render" -d 'Render the objects for one cluster into a directory'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "provider" -d 'Write or check a provider folder (a CCM described as data, for --provider-dir)'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "releases" -d 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure -l cluster-infrastructure-file -d 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure-name -d 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ibm-instance-crn -d 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l azure-stack-endpoints -d 'With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config\'s key endpoints)' -r -F
@@ -42,17 +43,18 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l opensta
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-octavia -d 'With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell)' -r -f -a "true\t''
 false\t''"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-ca-cert -d 'With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release\'s image-references ImageStream' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l cloud-config -l cloud-config-file -d 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l proxy -d 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l feature-gate -d 'The FeatureGate manifest; without it, the OpenShift Default feature set' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l apiserver -d 'The APIServer manifest (TLS security profile); without it, the Intermediate profile' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credentials -d 'The installer\'s root credentials Secret for the platform (kube-system), or the CCM\'s own Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l provider-dir -d 'A folder of provider folders that add to or override the built-in providers' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l release -d 'The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23, or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else the newest. `ccm-render releases` lists them' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)' -r -f -a "(__fish_complete_directories)"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l color -d 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always'
@@ -82,12 +84,17 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and __fi
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and __fish_seen_subcommand_from help" -f -a "new" -d 'Write a new provider folder DIR/NAME for platform External that checks and renders as is'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check a provider folder, or a folder of provider folders, with the checks render applies'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -l output -d 'Print a table (text) or JSON (json; see README)' -r -f -a "text\t'For people'
+json\t'For programs'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider completions help" -f -a "render" -d 'Render the objects for one cluster into a directory'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider completions help" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider completions help" -f -a "provider" -d 'Write or check a provider folder (a CCM described as data, for --provider-dir)'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider completions help" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider releases completions help" -f -a "render" -d 'Render the objects for one cluster into a directory'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider releases completions help" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider releases completions help" -f -a "provider" -d 'Write or check a provider folder (a CCM described as data, for --provider-dir)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider releases completions help" -f -a "releases" -d 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider releases completions help" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider releases completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and __fish_seen_subcommand_from provider" -f -a "new" -d 'Write a new provider folder DIR/NAME for platform External that checks and renders as is'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and __fish_seen_subcommand_from provider" -f -a "check" -d 'Check a provider folder, or a folder of provider folders, with the checks render applies'

@@ -28,6 +28,10 @@ pub enum Command {
     /// Write or check a provider folder (a CCM described as data, for --provider-dir).
     #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
     Provider(ProviderCommand),
+    /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
+    /// and what each changes.
+    #[command(after_help = RELEASES_EXAMPLES)]
+    Releases(ReleasesArgs),
     /// Print a shell completion script (the same files are committed under completions/).
     #[command(
         after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
@@ -158,7 +162,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
     pub infrastructure: Option<Utf8PathBuf>,
 
-    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would.
+    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub install_config: Option<Utf8PathBuf>,
 
@@ -204,7 +208,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
     pub openstack_ca_cert: Option<Utf8PathBuf>,
 
-    /// With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream).
+    /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub emit_infrastructure: Option<Utf8PathBuf>,
 
@@ -220,7 +224,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub proxy: Option<Utf8PathBuf>,
 
-    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families.
+    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub network: Option<Utf8PathBuf>,
 
@@ -248,6 +252,13 @@ pub struct RenderArgs {
     /// A folder of provider folders that add to or override the built-in providers.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
+
+    /// The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23,
+    /// or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and
+    /// 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else
+    /// the newest. `ccm-render releases` lists them.
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
 
     /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
     /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
@@ -291,6 +302,23 @@ pub struct PlatformsArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 }
+
+/// Arguments of `releases`.
+#[derive(Debug, Args)]
+pub struct ReleasesArgs {
+    /// Print a table (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+const RELEASES_EXAMPLES: &str = "\
+Examples:
+  ccm-render releases
+  # What does upgrading from 4.21 to 4.22 change? Render both and diff:
+  ccm-render render --release 4.21 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out
+  ccm-render render --release 4.22 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out --diff";
 
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -1,6 +1,8 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
-use crate::cli::{Cli, Command, OutputFormat, PlatformsArgs, ProviderCommand, RenderArgs};
+use crate::cli::{
+    Cli, Command, OutputFormat, PlatformsArgs, ProviderCommand, ReleasesArgs, RenderArgs,
+};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
 use crate::providers::{Catalogue, Selection};
@@ -31,6 +33,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
+        Command::Releases(args) => releases(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
         Command::Completions { shell } => {
@@ -42,18 +45,56 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     }
 }
 
-/// Reads the inputs and renders them in memory, with no output I/O.
+/// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
+/// release's; it is taken to the release the inputs select.
 pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
-    render_config(&ClusterConfig::load(files)?, catalogue)
+    let cfg = ClusterConfig::load(files)?;
+    let releases = crate::releases::Releases::builtin()?;
+    let catalogue = releases.catalogue(cfg.release, catalogue.clone())?;
+    render_config(&cfg, &catalogue)
+}
+
+/// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
+/// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
+pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+    let releases = crate::releases::Releases::builtin()?;
+    match provider_dir {
+        // Only the provider of this platform: parsing the others was most of a render's cost.
+        None => releases.builtin_for(cfg.release, &cfg.infrastructure),
+        Some(dir) => {
+            let builtin = releases.catalogue(cfg.release, Catalogue::builtin()?)?;
+            add_provider_dir(builtin, dir)
+        }
+    }
 }
 
 /// Renders inputs already read: the pure part of a render (no I/O), picking the provider for
 /// the Infrastructure's platform from `catalogue`.
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
+        Selection::Provider(provider) => {
+            if let Some(supported) = &provider.spec().releases
+                && !supported.contains(&cfg.release.name)
+            {
+                anyhow::bail!(
+                    "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {} (--release, or the release of the --images ImageStream)",
+                    provider.origin,
+                    provider.name(),
+                    supported.join(", "),
+                    cfg.release.name
+                );
+            }
+            crate::render::render(cfg, provider, &catalogue.common)
+        }
+        // The inputs' own warnings (an install-config's notes among them) come first, as in
+        // a render: they often say why there is no CCM.
         Selection::NoCcm(reason) => Ok(Rendered {
-            warnings: vec![format!("{reason}; rendering nothing")],
+            warnings: cfg
+                .warnings
+                .iter()
+                .cloned()
+                .chain([format!("{reason}; rendering nothing")])
+                .collect(),
             ..Rendered::default()
         }),
     }
@@ -87,13 +128,10 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         credentials: args.credentials.clone(),
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
+        release: args.release.clone(),
     };
     let cfg = ClusterConfig::load(&files)?;
-    let catalogue = match args.provider_dir.as_deref() {
-        // Only the provider of this platform: parsing the others was most of a render's cost.
-        None => Catalogue::builtin_for(&cfg.infrastructure)?,
-        Some(dir) => load_catalogue(Some(dir))?,
-    };
+    let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     for warning in &rendered.warnings {
@@ -106,7 +144,7 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     // symbolic link, a folder where a file goes) happens here, before anything is written.
     let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
     if args.check || args.diff {
-        return check(args, &plan, &tree, &rendered.warnings);
+        return check(args, &plan, &tree, &rendered.warnings, &cfg.release.name);
     }
     // A render that changes nothing writes nothing, not even a lock file. Otherwise
     // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
@@ -138,6 +176,7 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             args.dest_dir.as_str(),
             false,
             &rendered.warnings,
+            &cfg.release.name,
         );
         print_json(&summary)?;
     }
@@ -147,8 +186,9 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         String::new()
     };
     eprintln!(
-        "ccm-render: {} files in {} ({} written, {} unchanged{removed})",
+        "ccm-render: {} files for OpenShift {} in {} ({} written, {} unchanged{removed})",
         tree.files.len(),
+        cfg.release.name,
         args.dest_dir,
         report.written.len(),
         report.unchanged.len()
@@ -163,6 +203,7 @@ fn check(
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
     warnings: &[String],
+    release: &str,
 ) -> Result<ExitStatus> {
     if args.diff {
         use std::io::IsTerminal as _;
@@ -178,6 +219,7 @@ fn check(
             args.dest_dir.as_str(),
             true,
             warnings,
+            release,
         ))?;
     } else {
         print_stdout(crate::diff::check_list(plan).as_bytes())?;
@@ -191,7 +233,7 @@ fn check(
             format!(", {} folders to create", plan.missing_folders.len())
         };
         eprintln!(
-            "ccm-render: {} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+            "ccm-render: {} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
             args.dest_dir,
             count(Change::Added),
             count(Change::Changed),
@@ -199,7 +241,7 @@ fn check(
         );
     } else {
         eprintln!(
-            "ccm-render: {} is up to date ({} files)",
+            "ccm-render: {} is up to date for OpenShift {release} ({} files)",
             args.dest_dir,
             tree.files.len()
         );
@@ -283,12 +325,17 @@ fn print_stdout(bytes: &[u8]) -> Result<()> {
 /// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
 /// checked by [`crate::providers::parse`] like the built-in ones). Overrides are said on stderr.
 pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
-    let mut catalogue = Catalogue::builtin()?;
-    if let Some(dir) = provider_dir {
-        let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
-        for note in catalogue.add(added)? {
-            eprintln!("note: {note}");
-        }
+    let catalogue = Catalogue::builtin()?;
+    match provider_dir {
+        Some(dir) => add_provider_dir(catalogue, dir),
+        None => Ok(catalogue),
+    }
+}
+
+fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
+    let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
+    for note in catalogue.add(added)? {
+        eprintln!("note: {note}");
     }
     Ok(catalogue)
 }
@@ -300,7 +347,16 @@ fn read_providers(dir: &Utf8Path) -> Result<Vec<crate::providers::Provider>> {
     } else {
         crate::inputs::provider_dir::read_folders(dir)?
     };
-    folders.iter().map(crate::providers::parse).collect()
+    let releases = crate::releases::Releases::builtin()?;
+    folders
+        .iter()
+        .map(|folder| {
+            let provider = crate::providers::parse(folder)?;
+            // The releases it declares must exist (the built-ins' are checked at build time).
+            releases.check_declared(&provider)?;
+            Ok(provider)
+        })
+        .collect()
 }
 
 fn provider_check(dir: &Utf8Path) -> Result<ExitStatus> {
@@ -360,7 +416,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<14} {:<15} {:<17} {:<22} IMAGES.JSON KEYS",
+        "{:<14} {:<15} {:<19} {:<22} IMAGES.JSON KEYS",
         "PLATFORM", "PROVIDER", "CCM", "CLOUD CONFIG"
     );
     for row in &summary.platforms {
@@ -372,7 +428,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         ) else {
             let _ = writeln!(
                 table,
-                "{:<14} {:<15} {:<17} {:<22} -",
+                "{:<14} {:<15} {:<19} {:<22} -",
                 row.platform, "-", "no", "-"
             );
             continue;
@@ -384,9 +440,19 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
             transform.as_str().unwrap_or_default(),
             config.format
         );
+        // A key with a default image shows it: `key (default IMAGE)`.
+        let keys: Vec<String> = keys
+            .iter()
+            .map(
+                |key| match row.default_images.as_ref().and_then(|d| d.get(key)) {
+                    Some(image) => format!("{key} (default {image})"),
+                    None => key.clone(),
+                },
+            )
+            .collect();
         let _ = writeln!(
             table,
-            "{:<14} {provider:<15} {ccm:<17} {config:<22} {}",
+            "{:<14} {provider:<15} {ccm:<19} {config:<22} {}",
             row.platform,
             keys.join(", ")
         );
@@ -410,6 +476,16 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         }
     }
     print_stdout(table.as_bytes())?;
+    Ok(ExitStatus::Success)
+}
+
+fn releases(args: &ReleasesArgs) -> Result<ExitStatus> {
+    let summary = crate::summary::releases(crate::releases::Releases::builtin()?);
+    if args.output == OutputFormat::Json {
+        print_json(&summary)?;
+    } else {
+        print_stdout(crate::summary::releases_text(&summary).as_bytes())?;
+    }
     Ok(ExitStatus::Success)
 }
 

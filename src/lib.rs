@@ -15,6 +15,7 @@ pub mod json_fields;
 pub mod output;
 pub mod providers;
 pub mod redact;
+pub mod releases;
 pub mod render;
 pub mod scaffold;
 pub mod summary;

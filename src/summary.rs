@@ -6,6 +6,7 @@
 use crate::output::{Change, Plan, Tree};
 use crate::providers::Catalogue;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Version of the JSON shapes below; raised only for a change that is not an addition.
 pub const FORMAT_VERSION: u32 = 1;
@@ -29,6 +30,9 @@ pub struct RenderSummary {
     pub left_in_place: Vec<String>,
     /// Warnings also printed on stderr.
     pub warnings: Vec<String>,
+    /// The OpenShift release rendered for (`4.22`): `--release`, the `--images` ImageStream's
+    /// release, or the newest (`ccm-render releases`).
+    pub release: String,
     /// With `--check`: true when a crashed run left an update half done in `destDir`, which the
     /// next render completes (`files` compares with the directory as it is). Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -71,6 +75,7 @@ pub fn render(
     dest_dir: &str,
     dry_run: bool,
     warnings: &[String],
+    release: &str,
 ) -> RenderSummary {
     let files = plan
         .entries
@@ -102,6 +107,7 @@ pub fn render(
         files,
         left_in_place: plan.left.iter().map(ToString::to_string).collect(),
         warnings: warnings.to_vec(),
+        release: release.to_string(),
         interrupted_update: plan.leftovers.journal.is_some(),
         temporary_files: plan
             .leftovers
@@ -146,6 +152,10 @@ pub struct PlatformSummary {
     /// The images.json keys it needs, sorted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image_keys: Option<Vec<String>>,
+    /// The image run for an images.json key that images.json lacks (provider.yaml
+    /// `spec.defaultImages`), by key; absent when the provider pins none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_images: Option<BTreeMap<String, String>>,
     /// How its cloud config is handled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cloud_config: Option<CloudConfigSummary>,
@@ -207,6 +217,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 external_platform_name: None,
                 cloud_provider: None,
                 image_keys: None,
+                default_images: None,
                 cloud_config: None,
                 bootstrap_host_files: None,
             });
@@ -216,6 +227,13 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
             let mut keys: Vec<String> = spec.images.values().cloned().collect();
             keys.sort_unstable();
             keys.dedup();
+            let defaults: BTreeMap<String, String> = spec
+                .default_images
+                .iter()
+                .filter_map(|(container, image)| {
+                    Some((spec.images.get(container)?.clone(), image.clone()))
+                })
+                .collect();
             let files = std::iter::once("cloud.conf".to_string())
                 .chain(spec.cloud_config.config_files.values().cloned())
                 .collect();
@@ -227,6 +245,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 external_platform_name: spec.external_platform_name.clone(),
                 cloud_provider: Some(spec.cloud_provider.clone()),
                 image_keys: Some(keys),
+                default_images: (!defaults.is_empty()).then_some(defaults),
                 cloud_config: Some(CloudConfigSummary {
                     transform: spec.cloud_config.transform,
                     format: cloud_config_format(&spec.cloud_config),
@@ -249,4 +268,94 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
         format_version: FORMAT_VERSION,
         platforms: rows,
     }
+}
+
+/// `releases --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleasesSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The release `render` uses without `--release` or a release ImageStream.
+    pub default: String,
+    /// Every release, oldest first.
+    pub releases: Vec<ReleaseSummary>,
+}
+
+/// One release of [`ReleasesSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseSummary {
+    /// `X.Y`.
+    pub name: String,
+    /// Other versions rendered as this release.
+    pub aliases: Vec<String>,
+    /// The CCCMO branch and commit reproduced.
+    pub cccmo: crate::releases::Cccmo,
+    /// The release before it (absent for the oldest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
+    /// What upgrading from `previous` to this release changes (empty for the oldest).
+    pub changes: Vec<String>,
+}
+
+/// Builds the `releases` summary.
+pub fn releases(all: &crate::releases::Releases) -> ReleasesSummary {
+    let releases = all
+        .all()
+        .iter()
+        .rev()
+        .map(|release| {
+            let previous = all.previous(release);
+            ReleaseSummary {
+                name: release.name.clone(),
+                aliases: release.aliases.clone(),
+                cccmo: release.cccmo.clone(),
+                previous: previous.map(|p| p.name.clone()),
+                changes: previous.map(|p| p.upgrade.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    ReleasesSummary {
+        format_version: FORMAT_VERSION,
+        default: all.newest().name.clone(),
+        releases,
+    }
+}
+
+/// `releases` as text: a table, then what each release changes.
+pub fn releases_text(summary: &ReleasesSummary) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<8} {:<9} {:<14} {:<11} ALSO",
+        "RELEASE", "CCCMO", "BRANCH", "DATE"
+    );
+    for release in &summary.releases {
+        let mut also = release.aliases.join(", ");
+        if release.name == summary.default {
+            also = if also.is_empty() {
+                "(default)".to_string()
+            } else {
+                format!("{also} (default)")
+            };
+        }
+        let line = format!(
+            "{:<8} {:<9} {:<14} {:<11} {also}",
+            release.name, release.cccmo.commit, release.cccmo.branch, release.cccmo.date
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let _ = writeln!(out, "\nWhat each release changes from the one before:");
+    for release in &summary.releases {
+        let Some(previous) = &release.previous else {
+            continue;
+        };
+        let _ = writeln!(out, "  {previous} -> {}:", release.name);
+        for change in &release.changes {
+            let _ = writeln!(out, "    - {change}");
+        }
+    }
+    out
 }

@@ -94,6 +94,36 @@ fn every_rendered_file_passes_strict_schema_validation() {
 
 #[test]
 #[ignore = "needs kubernetes-validate: run scripts/test"]
+fn every_older_release_passes_the_same_strict_schema_validation() {
+    let proxy = variant("proxy.yaml");
+    let credentials_of =
+        |platform: &str| root().join(format!("testdata/credentials/{platform}.yaml"));
+    for release in ["4.18", "4.19", "4.20", "4.21", "4.22"] {
+        for platform in PLATFORMS {
+            let credentials = credentials_of(platform);
+            let extra: [&str; 6] = [
+                "--release",
+                release,
+                "--proxy",
+                proxy.to_str().expect("utf8"),
+                "--credentials",
+                credentials.to_str().expect("utf8"),
+            ];
+            let dir = tempfile::tempdir().expect("tempdir");
+            let out = render_conformance(platform, "infrastructure.yaml", &extra, dir.path());
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let (ok, report) = validate_dir(dir.path());
+            assert!(ok, "{platform} {release}:\n{report}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
 fn external_providers_pass_the_same_strict_schema_validation() {
     let proxy = variant("proxy.yaml");
     let modern = variant("apiserver-modern-strict.yaml");
@@ -130,6 +160,53 @@ fn external_providers_pass_the_same_strict_schema_validation() {
             assert!(ok, "{infrastructure} {extra:?}:\n{report}");
         }
     }
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
+fn oci_and_digitalocean_from_an_install_config_without_their_images_pass_too() {
+    let install_config = |dir: &str| {
+        root()
+            .join("testdata/install-config")
+            .join(dir)
+            .join("install-config.yaml")
+    };
+    let oci_config = external("oci-cloud-provider.yaml");
+    let do_credentials = root().join("testdata/credentials/digitalocean.yaml");
+    let cases: [(&str, &[&str]); 3] = [
+        ("external-oci", &["--cloud-config", s(&oci_config)]),
+        ("external-digitalocean", &[]),
+        (
+            "external-digitalocean",
+            &["--credentials", s(&do_credentials)],
+        ),
+    ];
+    for (dir, extra) in cases {
+        let work = tempfile::tempdir().expect("tempdir");
+        let ic = install_config(dir);
+        // conformance/images.json holds no key for either: their pinned vendor images run.
+        let images = conformance("images.json");
+        let mut args = vec![
+            "render",
+            "--install-config",
+            s(&ic),
+            "--images",
+            s(&images),
+            "--dest-dir",
+            s(work.path()),
+        ];
+        args.extend_from_slice(extra);
+        let out = ccm_render(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{dir}: {err}");
+        assert!(err.contains("spec.defaultImages"), "{dir}: {err}");
+        let (ok, report) = validate_dir(work.path());
+        assert!(ok, "{dir} {extra:?}:\n{report}");
+    }
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("utf8")
 }
 
 #[test]

@@ -30,6 +30,7 @@ impl From<ExitStatus> for std::process::ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitStatus> {
+    crate::capabilities::raise_file_capability();
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),

@@ -3,6 +3,7 @@
 //! Data flows one way: input files → [`inputs`] → [`config::ClusterConfig`] → a provider from
 //! [`providers`] → [`render::render`] (pure) → [`output`] (the only code that writes).
 
+pub mod capabilities;
 pub mod cli;
 pub mod cloud_config;
 pub mod commands;

@@ -1,6 +1,8 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
-use crate::cli::{Cli, Command, OutputFormat, PlatformsArgs, ProviderCommand, RenderArgs};
+use crate::cli::{
+    Cli, Command, OutputFormat, PlacementsArgs, PlatformsArgs, ProviderCommand, RenderArgs,
+};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
 use crate::providers::{Catalogue, Selection};
@@ -31,6 +33,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
+        Command::Placements(args) => placements(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
         Command::Completions { shell } => {
@@ -59,9 +62,27 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
     }
 }
 
-fn render(args: &RenderArgs) -> Result<ExitStatus> {
-    crate::output::check_dest(&args.dest_dir)?;
-    let files = InputFiles {
+/// `--ignition FILE`: the config for `tree` and how FILE compares with it.
+fn ignition_target(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+) -> Result<Option<crate::ignition::file::Target>> {
+    let Some(path) = &args.ignition else {
+        return Ok(None);
+    };
+    let options = crate::ignition::Options {
+        version: args
+            .ignition_version
+            .unwrap_or_else(|| crate::ignition::default_version(None)),
+        manifests: args.ignition_manifests,
+    };
+    let strict = args.check || args.diff;
+    crate::ignition::file::Target::new(path, options, tree, strict).map(Some)
+}
+
+/// The input files a `render` command line names.
+fn input_files(args: &RenderArgs) -> InputFiles {
+    InputFiles {
         infrastructure: args.infrastructure.clone(),
         install_config: args.install_config.clone(),
         install_options: crate::install_config::Options {
@@ -78,7 +99,17 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         credentials: args.credentials.clone(),
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
-    };
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<ExitStatus> {
+    if let Some(dest) = &args.dest_dir {
+        crate::output::check_dest(dest)?;
+    }
+    if let Some(path) = &args.ignition {
+        crate::output::check_file_target(path, "--ignition")?;
+    }
+    let files = input_files(args);
     let cfg = ClusterConfig::load(&files)?;
     let catalogue = match args.provider_dir.as_deref() {
         // Only the provider of this platform: parsing the others was most of a render's cost.
@@ -93,11 +124,15 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     for note in &rendered.notes {
         eprintln!("note: {note}");
     }
+    let ignition = ignition_target(args, &tree)?;
     // The plan is computed before any write: it is what --check prints, and what
     // --output json reports for a write (added and changed, which the write itself merges).
-    let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
+    let plan = match &args.dest_dir {
+        Some(dest) => crate::output::plan(&tree, dest, args.prune)?,
+        None => crate::output::Plan::default(),
+    };
     if args.check || args.diff {
-        return check(args, &plan, &tree, &rendered.warnings);
+        return check(args, &plan, &tree, ignition.as_ref(), &rendered.warnings);
     }
     // Written before the tree, so that a failure here leaves --dest-dir untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
@@ -107,30 +142,61 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             "--emit-infrastructure",
         )?;
     }
-    let report = crate::output::apply(&tree, &args.dest_dir, args.prune)?;
+    // The Ignition config too; it is put back as it was if writing the tree fails.
+    let ignition_written = match &ignition {
+        Some(target) => Some(target.write()?),
+        None => None,
+    };
+    let report = match &args.dest_dir {
+        Some(dest) => {
+            let applied = crate::output::apply(&tree, dest, args.prune);
+            if applied.is_err()
+                && let (Some(target), Some(written)) = (&ignition, ignition_written)
+            {
+                target.restore(written);
+            }
+            Some(applied?)
+        }
+        None => None,
+    };
     if args.output == OutputFormat::Json {
-        let summary = crate::summary::render(
+        let mut summary = crate::summary::render(
             &plan,
             &tree,
-            args.dest_dir.as_str(),
+            args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             false,
             &rendered.warnings,
         );
+        summary.ignition = ignition.as_ref().map(|t| t.summary(false));
         print_json(&summary)?;
     }
-    let removed = if args.prune {
-        format!(", {} removed", report.removed.len())
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "ccm-render: {} files in {} ({} written, {} unchanged{removed})",
-        tree.files.len(),
-        args.dest_dir,
-        report.written.len(),
-        report.unchanged.len()
-    );
-    hint_left_in_place(&report.left, args.prune);
+    if let (Some(dest), Some(report)) = (&args.dest_dir, &report) {
+        let removed = if args.prune {
+            format!(", {} removed", report.removed.len())
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "ccm-render: {} files in {dest} ({} written, {} unchanged{removed})",
+            tree.files.len(),
+            report.written.len(),
+            report.unchanged.len()
+        );
+        hint_left_in_place(&report.left, args.prune);
+    }
+    if let Some(target) = &ignition {
+        eprintln!(
+            "ccm-render: {} files in {} (Ignition {}, {})",
+            target.contents.files.len(),
+            target.path,
+            target.options.version,
+            if target.comparison.has_changes() {
+                "written"
+            } else {
+                "unchanged"
+            }
+        );
+    }
     Ok(ExitStatus::Success)
 }
 
@@ -139,6 +205,7 @@ fn check(
     args: &RenderArgs,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
+    ignition: Option<&crate::ignition::file::Target>,
     warnings: &[String],
 ) -> Result<ExitStatus> {
     if args.diff {
@@ -147,42 +214,84 @@ fn check(
             std::io::stdout().is_terminal(),
             std::env::var_os("NO_COLOR").as_deref(),
         );
-        print_stdout(crate::diff::unified(plan, colour).as_bytes())?;
+        let mut text = crate::diff::unified(plan, colour);
+        if let Some(target) = ignition {
+            text.push_str(&crate::diff::unified(&target.comparison.plan, colour));
+            if let Some(line) = &target.comparison.whole {
+                text.push_str("# ");
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        print_stdout(text.as_bytes())?;
     } else if args.output == OutputFormat::Json {
-        print_json(&crate::summary::render(
+        let mut summary = crate::summary::render(
             plan,
             tree,
-            args.dest_dir.as_str(),
+            args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             true,
             warnings,
-        ))?;
+        );
+        summary.ignition = ignition.map(|t| t.summary(true));
+        print_json(&summary)?;
     } else {
-        print_stdout(crate::diff::check_list(plan).as_bytes())?;
+        let mut text = crate::diff::check_list(plan);
+        if let Some(target) = ignition {
+            if let Some(line) = &target.comparison.whole {
+                text.push_str(line);
+                text.push('\n');
+            }
+            text.push_str(&crate::diff::check_list(&target.comparison.plan));
+        }
+        print_stdout(text.as_bytes())?;
     }
-    let count = |c| plan.entries.iter().filter(|e| e.change == c).count();
-    let changes = count(Change::Added) + count(Change::Changed) + count(Change::Removed);
-    if plan.has_changes() {
-        let folders = if plan.missing_folders.is_empty() {
-            String::new()
+    let count =
+        |plan: &crate::output::Plan, c| plan.entries.iter().filter(|e| e.change == c).count();
+    if let Some(dest) = &args.dest_dir {
+        if plan.has_changes() {
+            let folders = if plan.missing_folders.is_empty() {
+                String::new()
+            } else {
+                format!(", {} folders to create", plan.missing_folders.len())
+            };
+            let changes = count(plan, Change::Added)
+                + count(plan, Change::Changed)
+                + count(plan, Change::Removed);
+            eprintln!(
+                "ccm-render: {dest} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+                count(plan, Change::Added),
+                count(plan, Change::Changed),
+                count(plan, Change::Removed),
+            );
         } else {
-            format!(", {} folders to create", plan.missing_folders.len())
-        };
-        eprintln!(
-            "ccm-render: {} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
-            args.dest_dir,
-            count(Change::Added),
-            count(Change::Changed),
-            count(Change::Removed),
-        );
-    } else {
-        eprintln!(
-            "ccm-render: {} is up to date ({} files)",
-            args.dest_dir,
-            tree.files.len()
-        );
+            eprintln!(
+                "ccm-render: {dest} is up to date ({} files)",
+                tree.files.len()
+            );
+        }
+        hint_left_in_place(&plan.left, args.prune);
     }
-    hint_left_in_place(&plan.left, args.prune);
-    Ok(if plan.has_changes() {
+    if let Some(target) = ignition {
+        let p = &target.comparison.plan;
+        if target.comparison.has_changes() {
+            eprintln!(
+                "ccm-render: {} is out of date: {} files would change ({} added, {} changed, {} removed); run without --check/--diff to update it",
+                target.path,
+                count(p, Change::Added) + count(p, Change::Changed) + count(p, Change::Removed),
+                count(p, Change::Added),
+                count(p, Change::Changed),
+                count(p, Change::Removed),
+            );
+        } else {
+            eprintln!(
+                "ccm-render: {} is up to date ({} files)",
+                target.path,
+                target.contents.files.len()
+            );
+        }
+    }
+    let drift = plan.has_changes() || ignition.is_some_and(|t| t.comparison.has_changes());
+    Ok(if drift {
         ExitStatus::Drift
     } else {
         ExitStatus::Success
@@ -290,6 +399,27 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
     );
+    Ok(ExitStatus::Success)
+}
+
+/// `placements`: the map, or with `--dest-dir` every file of a render, for a shell to install.
+fn placements(args: &PlacementsArgs) -> Result<ExitStatus> {
+    let placed = match &args.dest_dir {
+        Some(dest) => Some(crate::output::placed_files(dest, args.manifests)?),
+        None => None,
+    };
+    if args.output == OutputFormat::Json {
+        print_json(&crate::summary::placements(
+            args.manifests,
+            placed.as_deref(),
+        ))?;
+    } else {
+        let text = match &placed {
+            Some(placed) => crate::placement::file_lines(placed),
+            None => crate::placement::map_lines(args.manifests),
+        };
+        print_stdout(text.as_bytes())?;
+    }
     Ok(ExitStatus::Success)
 }
 

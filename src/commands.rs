@@ -118,13 +118,13 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     };
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
+    let ignition = ignition_target(args, &tree)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
     }
     for note in &rendered.notes {
         eprintln!("note: {note}");
     }
-    let ignition = ignition_target(args, &tree)?;
     // The plan is computed before any write: it is what --check prints, and what
     // --output json reports for a write (added and changed, which the write itself merges).
     let plan = match &args.dest_dir {

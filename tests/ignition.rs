@@ -597,3 +597,78 @@ fn the_readmes_embedding_commands_give_a_bootstrap_ign_that_lays_down_the_render
         std::fs::remove_file(&merged).expect("rm");
     }
 }
+
+#[test]
+fn check_against_a_file_that_is_not_an_ignition_config_is_exit_2_and_a_write_replaces_it() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let dest = work.path().join("out");
+    let config = work.path().join("ccm.ign");
+    std::fs::write(&config, "not json\n").expect("write");
+    let creds = credentials("aws");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--credentials", s(&creds), "--ignition", s(&config)];
+        args.extend_from_slice(extra);
+        render_conformance("aws", "infrastructure.yaml", &args, &dest)
+    };
+    std::fs::create_dir_all(&dest).expect("mkdir");
+    assert_refused_untouched(&dest, || run(&["--check"]), "not an Ignition config");
+    assert_eq!(std::fs::read(&config).expect("kept"), b"not json\n");
+    assert!(run(&[]).status.success());
+    assert!(
+        std::fs::read_to_string(&config)
+            .expect("read")
+            .contains("\"3.2.0\"")
+    );
+    assert_eq!(mode(&config), 0o600);
+}
+
+#[test]
+fn diff_against_a_whole_bootstrap_ign_shows_no_file_ccm_render_does_not_write() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let config = work.path().join("bootstrap.ign");
+    // A key that is base64 of a PEM block, as the installer embeds TLS keys.
+    let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----\n";
+    let source = format!(
+        "data:;base64,{}",
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key)
+    );
+    std::fs::write(
+        &config,
+        serde_json::to_vec(&serde_json::json!({
+            "ignition": {"version": "3.2.0"},
+            "storage": {"files": [{"path": "/opt/openshift/tls/kube-apiserver.key",
+                                   "mode": 384, "contents": {"source": source}}]}
+        }))
+        .expect("JSON"),
+    )
+    .expect("write");
+    let creds = credentials("aws");
+    let out = render_conformance(
+        "aws",
+        "infrastructure.yaml",
+        &[
+            "--credentials",
+            s(&creds),
+            "--ignition",
+            s(&config),
+            "--diff",
+        ],
+        &work.path().join("out"),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("diff --git a/opt/openshift/tls/kube-apiserver.key"),
+        "{text}"
+    );
+    assert!(
+        text.contains("contents redacted: not a path ccm-render writes"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("PRIVATE KEY") && !text.contains("MIIEvQ"),
+        "{text}"
+    );
+    // The pods' diffs are shown.
+    assert!(text.contains("+++ b/etc/kubernetes/manifests/"), "{text}");
+}

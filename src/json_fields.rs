@@ -1,7 +1,13 @@
 //! Reading fields of untyped JSON (objects parsed whole, such as APIServer and FeatureGate) with
-//! errors that name the field's path (`spec.tlsSecurityProfile: expected an object, got a list`).
+//! errors that name the field's path (`spec.tlsSecurityProfile: expected an object, got a list`),
+//! and turning a parsed object into a typed struct with the same kind of errors ([`typed`]).
+//!
+//! build.rs compiles this file too (it checks the built-in providers with it): it may use only
+//! the crates build.rs has and no other module of the crate.
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
+use camino::Utf8Path;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 /// The value as an object.
@@ -30,6 +36,38 @@ pub fn optional_str<'a>(value: Option<&'a Value>, path: &str) -> Result<Option<&
         Some(Value::String(text)) => Ok(Some(text)),
         Some(other) => bail!("{path}: expected a string, got {}", type_name(other)),
     }
+}
+
+/// The `kind` of a parsed object, or "" when it has none.
+pub fn kind_of(doc: &Value) -> &str {
+    doc.get("kind").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The `metadata.name` of a parsed object, or "" when it has none.
+pub fn name_of(doc: &Value) -> &str {
+    doc.pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// Deserialises a parsed object into a typed struct; a value of the wrong type is reported with
+/// the path of the field (`status.platformStatus.type: invalid type: …`).
+pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
+    serde_path_to_error::deserialize(doc).map_err(|err| {
+        let field = err.path().to_string();
+        // The path holds map keys from the input (`data.<key>`): never print a line break.
+        let field = if field.chars().any(char::is_control) {
+            format!("{field:?}")
+        } else {
+            field
+        };
+        let inner = err.into_inner();
+        if field == "." {
+            anyhow!("{path}: {inner}")
+        } else {
+            anyhow!("{path}: {field}: {inner}")
+        }
+    })
 }
 
 /// What kind of JSON value this is, for messages.

@@ -21,23 +21,7 @@ mod vsphere;
 use anyhow::{Result, bail};
 use serde::Deserialize;
 
-/// Which transform a provider uses (the provider descriptor names it in lower case).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Transform {
-    /// `[Global]` defaults and a gcfg-readable layout for the AWS cloud provider (spec §5.2).
-    Aws,
-    /// Cloud name, VM type and health probe rules for public Azure clouds (spec §5.3).
-    Azure,
-    /// The VM type default for Azure Stack Hub (spec §5.4).
-    AzureStack,
-    /// Credentials from `clouds.yaml` and load balancer defaults for `OpenStack` (spec §5.5).
-    OpenStack,
-    /// INI to YAML, with vCenters, labels, node networks and IP families from the cluster (§5.6).
-    VSphere,
-    /// The config is used as written.
-    None,
-}
+pub use crate::providers::Transform;
 
 /// What a transform may read besides the source text.
 pub struct Context<'a> {

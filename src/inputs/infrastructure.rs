@@ -7,26 +7,7 @@ use camino::Utf8Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// Every platform type string openshift/api defines (`config/v1/types_infrastructure.go`,
-/// `PlatformType`). Anything else in `status.platformStatus.type` is an error.
-pub const KNOWN_PLATFORMS: &[&str] = &[
-    "AWS",
-    "Azure",
-    "BareMetal",
-    "GCP",
-    "Libvirt",
-    "OpenStack",
-    "None",
-    "VSphere",
-    "oVirt",
-    "IBMCloud",
-    "KubeVirt",
-    "EquinixMetal",
-    "PowerVS",
-    "AlibabaCloud",
-    "Nutanix",
-    "External",
-];
+pub use crate::providers::KNOWN_PLATFORMS;
 
 /// The parts of the Infrastructure that the render reads, plus the whole object for the cloud
 /// config transforms (vSphere reads failure domains and node networking from it).

@@ -13,9 +13,10 @@ pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::io::Read as _;
+
+pub use crate::json_fields::{kind_of, name_of, typed};
 
 /// The largest input file accepted. Real inputs are a few kilobytes; a whole
 /// `openshift-install create manifests` stream is well under a megabyte.
@@ -47,18 +48,6 @@ pub fn read_text(path: &Utf8Path) -> Result<String> {
 /// Parses an input's text into its YAML/JSON documents.
 pub fn parse_documents(text: &str, path: &Utf8Path) -> Result<Vec<Value>> {
     crate::yaml::documents(text).map_err(|err| anyhow!("{path}: not valid YAML or JSON: {err}"))
-}
-
-/// The `kind` of a parsed object, or "" when it has none.
-pub fn kind_of(doc: &Value) -> &str {
-    doc.get("kind").and_then(Value::as_str).unwrap_or_default()
-}
-
-/// The `metadata.name` of a parsed object, or "" when it has none.
-pub fn name_of(doc: &Value) -> &str {
-    doc.pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
 }
 
 /// Picks the one object of `kind` out of a document stream. When the stream holds several, the
@@ -163,26 +152,6 @@ pub fn check_api_version(
         );
     }
     Ok(())
-}
-
-/// Deserialises a parsed object into a typed struct; a value of the wrong type is reported with
-/// the path of the field (`status.platformStatus.type: invalid type: …`).
-pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
-    serde_path_to_error::deserialize(doc).map_err(|err| {
-        let field = err.path().to_string();
-        // The path holds map keys from the input (`data.<key>`): never print a line break.
-        let field = if field.chars().any(char::is_control) {
-            format!("{field:?}")
-        } else {
-            field
-        };
-        let inner = err.into_inner();
-        if field == "." {
-            anyhow!("{path}: {inner}")
-        } else {
-            anyhow!("{path}: {field}: {inner}")
-        }
-    })
 }
 
 /// Reads a file and returns the one object of `kind` (group `group`) it holds.

@@ -107,7 +107,7 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         crate::output::check_dest(dest)?;
     }
     if let Some(path) = &args.ignition {
-        crate::output::check_file_target(path, "--ignition")?;
+        crate::ignition::file::check_target(path, "--ignition")?;
     }
     let files = input_files(args);
     let cfg = ClusterConfig::load(&files)?;
@@ -405,7 +405,7 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
 /// `placements`: the map, or with `--dest-dir` every file of a render, for a shell to install.
 fn placements(args: &PlacementsArgs) -> Result<ExitStatus> {
     let placed = match &args.dest_dir {
-        Some(dest) => Some(crate::output::placed_files(dest, args.manifests)?),
+        Some(dest) => Some(crate::placement::read::placed_files(dest, args.manifests)?),
         None => None,
     };
     if args.output == OutputFormat::Json {

@@ -625,114 +625,26 @@ pub fn write_file(path: &Utf8Path, bytes: &[u8], flag: &str) -> Result<()> {
     replace_file_as(path, &file, flag)
 }
 
-/// Checks, before anything is rendered or written, that a single output file such as
-/// `--ignition FILE` can be written at `path`: not a directory nor a symbolic link, in an
-/// existing directory. (Whether that directory is writable shows when the file is written,
-/// before anything else is.)
-pub fn check_file_target(path: &Utf8Path, flag: &str) -> Result<()> {
+/// Replaces one file outside `--dest-dir` (`--ignition FILE`) with `file`, contents and mode,
+/// through a flushed temporary sibling renamed into place, then flushes the folder: a crash
+/// leaves the old file or the new one. `what` (a flag name) starts every error message.
+pub fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
     match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => bail!("{flag} {path}: is a directory"),
+        Ok(meta) if meta.is_dir() => bail!("{what} {path}: is a directory"),
         Ok(meta) if meta.file_type().is_symlink() => {
-            bail!("{flag} {path}: is a symbolic link; refusing to replace it")
+            bail!("{what} {path}: is a symbolic link; refusing to replace it")
         }
-        Ok(meta) if !meta.is_file() => bail!("{flag} {path}: exists and is not a regular file"),
-        Ok(_) => Ok(()),
-        Err(err) if missing(&err) => {
-            let dir = match path.parent() {
-                Some(dir) if !dir.as_str().is_empty() => dir,
-                _ => Utf8Path::new("."),
-            };
-            match std::fs::metadata(dir) {
-                Ok(meta) if meta.is_dir() => Ok(()),
-                Ok(_) => bail!("{flag} {path}: {dir} is not a directory"),
-                Err(err) if missing(&err) => bail!("{flag} {path}: folder {dir} does not exist"),
-                Err(err) => bail!("{flag} {path}: {dir}: {err}"),
-            }
-        }
-        Err(err) => bail!("{flag} {path}: {err}"),
+        _ => {}
     }
-}
-
-/// A single output file as it is now (None: there is none); errors prefixed by `flag`.
-pub fn read_file(path: &Utf8Path, flag: &str) -> Result<Option<File>> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_file() => {
-            let bytes = std::fs::read(path).with_context(|| format!("{flag} {path}: reading"))?;
-            Ok(Some(File {
-                bytes,
-                mode: meta.permissions().mode() & 0o7777,
-            }))
-        }
-        Ok(_) => bail!("{flag} {path}: exists and is not a regular file"),
-        Err(err) if missing(&err) => Ok(None),
-        Err(err) => bail!("{flag} {path}: {err}"),
-    }
-}
-
-/// Writes one file outside `--dest-dir` with the given contents and mode (`--ignition`, 0600),
-/// through a flushed temporary sibling renamed into place, so a crash leaves the old file or the
-/// new one.
-pub fn write_file_mode(path: &Utf8Path, file: &File, flag: &str) -> Result<()> {
-    check_file_target(path, flag)?;
-    replace_file_as(path, file, flag)?;
+    replace_file_as(path, file, what)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_str().is_empty())
         && let Ok(handle) = std::fs::File::open(dir)
     {
         handle
             .sync_all()
-            .with_context(|| format!("{flag} {path}: syncing {dir}"))?;
+            .with_context(|| format!("{what} {path}: flushing {dir}"))?;
     }
     Ok(())
-}
-
-/// Every regular file under the placed folders of a rendered `dest` (`ccm-render placements
-/// --dest-dir`), with its place on the node, in the stage's order. A symbolic link there is an
-/// error: the stage must not copy what the render did not write.
-pub fn placed_files(dest: &Utf8Path, manifests: bool) -> Result<Vec<crate::placement::Placed>> {
-    let meta = std::fs::metadata(dest).map_err(|e| anyhow!("--dest-dir {dest}: {e}"))?;
-    if !meta.is_dir() {
-        bail!("--dest-dir {dest}: is not a directory");
-    }
-    let mut placed = Vec::new();
-    for placement in crate::placement::active(manifests) {
-        let mut stack = vec![Utf8PathBuf::from(placement.source)];
-        let mut files = Vec::new();
-        while let Some(relative) = stack.pop() {
-            let dir = dest.join(&relative);
-            let entries = match std::fs::read_dir(&dir) {
-                Ok(entries) => entries,
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(err) => bail!("--dest-dir: listing {dir}: {err}"),
-            };
-            for entry in entries {
-                let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;
-                let name = entry.file_name();
-                let name = name
-                    .to_str()
-                    .ok_or_else(|| anyhow!("--dest-dir: {dir} holds a name that is not UTF-8"))?;
-                let child = relative.join(name);
-                let meta = std::fs::symlink_metadata(dest.join(&child))
-                    .with_context(|| format!("--dest-dir: reading {}", dest.join(&child)))?;
-                if meta.is_dir() {
-                    stack.push(child);
-                } else if meta.is_file() {
-                    files.push((child, meta.permissions().mode() & 0o777));
-                } else {
-                    bail!(
-                        "--dest-dir: {} is not a regular file; refusing to place it",
-                        dest.join(&child)
-                    );
-                }
-            }
-        }
-        files.sort();
-        placed.extend(
-            files
-                .into_iter()
-                .filter_map(|(path, mode)| crate::placement::place(&path, mode, manifests)),
-        );
-    }
-    Ok(placed)
 }
 
 /// Writes `file` to a temporary sibling, flushes it and renames it over `path`.

@@ -520,6 +520,23 @@ fn placements_prints_the_map_and_every_file_of_a_render() {
             .unwrap_or_default()
             .starts_with("manifests/")
     }));
+
+    // A leftover temporary file is not part of the render; a link is refused, and so is a
+    // missing directory.
+    std::fs::write(dest.join("config/.ccm-render-tmp-x"), "x").expect("write");
+    let lines = ccm_render(&["placements", "--dest-dir", s(&dest)]);
+    assert!(!String::from_utf8_lossy(&lines.stdout).contains(".ccm-render"));
+    std::os::unix::fs::symlink("/etc/passwd", dest.join("config/passwd")).expect("link");
+    let refused = ccm_render(&["placements", "--dest-dir", s(&dest)]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).starts_with("error: --dest-dir: "),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(stderr(&refused).contains("is not a regular file"));
+    let missing = ccm_render(&["placements", "--dest-dir", s(&work.path().join("none"))]);
+    assert_eq!(missing.status.code(), Some(2));
 }
 
 #[test]

@@ -30,6 +30,10 @@ pub fn placed_files(dest: &Utf8Path, manifests: bool) -> Result<Vec<super::Place
                 let name = name
                     .to_str()
                     .ok_or_else(|| anyhow!("--dest-dir: {dir} holds a name that is not UTF-8"))?;
+                if name.starts_with(".ccm-render") {
+                    // ccm-render's own temporary and bookkeeping files: never part of a render.
+                    continue;
+                }
                 let child = relative.join(name);
                 let meta = std::fs::symlink_metadata(dest.join(&child))
                     .with_context(|| format!("--dest-dir: reading {}", dest.join(&child)))?;

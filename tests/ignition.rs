@@ -689,3 +689,29 @@ fn diff_against_a_whole_bootstrap_ign_shows_no_file_ccm_render_does_not_write() 
     // The pods' diffs are shown.
     assert!(text.contains("+++ b/etc/kubernetes/manifests/"), "{text}");
 }
+
+#[test]
+fn when_writing_dest_dir_fails_the_ignition_file_is_put_back() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let config = work.path().join("ccm.ign");
+    let creds = credentials("azure");
+    // /proc refuses new folders even to root: the tree write fails after the config's.
+    let dest = Path::new("/proc/ccm-render-test/out");
+    let run = || {
+        render_conformance(
+            "azure",
+            "infrastructure.yaml",
+            &["--credentials", s(&creds), "--ignition", s(&config)],
+            dest,
+        )
+    };
+    let out = run();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!config.exists(), "a new config is removed again");
+    std::fs::write(&config, "old\n").expect("write");
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let out = run();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&config).expect("read"), b"old\n");
+    assert_eq!(mode(&config), 0o640);
+}

@@ -36,6 +36,13 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrast
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure-name -d 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ibm-instance-crn -d 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l azure-stack-endpoints -d 'With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config\'s key endpoints)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ibmcloud-zones -d 'With --install-config on IBM Cloud: the region\'s zones, comma-separated, for pools that name none' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l powervs-vpc-subnets -d 'With --install-config on PowerVS with platform.powervs.vpcName: that VPC\'s subnets, comma-separated' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-external-network-id -d 'With --install-config on OpenStack with platform.openstack.externalNetwork: that network\'s ID' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-octavia -d 'With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell)' -r -f -a "true\t''
+false\t''"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-ca-cert -d 'With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release\'s image-references ImageStream' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l cloud-config -l cloud-config-file -d 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf' -r -F

@@ -20,7 +20,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Render the objects for one cluster into a directory.
-    #[command(after_help = RENDER_EXAMPLES)]
+    #[command(after_help = render_after_help())]
     Render(Box<RenderArgs>),
     /// List the platforms ccm-render knows and what each needs.
     #[command(after_help = PLATFORMS_EXAMPLES)]
@@ -139,6 +139,15 @@ Examples:
 Exit status: 0 success (with --check/--diff: nothing would change), 1 with --check/--diff:
 something would change, 2 usage error, bad input or I/O failure (DIR is left as it was).";
 
+/// `render --help`'s epilogue: the examples, then what each platform needs besides the
+/// install-config (the table the README holds too, from the same data).
+fn render_after_help() -> String {
+    format!(
+        "{RENDER_EXAMPLES}\n\n{}",
+        crate::install_config::facts::help_table()
+    )
+}
+
 const PLATFORMS_EXAMPLES: &str = "\
 Examples:
   # Which images.json keys does OpenStack need?
@@ -174,6 +183,9 @@ pub struct PlacementsArgs {
     pub output: OutputFormat,
 }
 
+/// The help heading of the `--<platform>-<fact>` flags.
+const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
+
 /// Arguments of `render`.
 #[derive(Debug, Args)]
 #[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
@@ -203,6 +215,30 @@ pub struct RenderArgs {
         conflicts_with = "infrastructure"
     )]
     pub ibm_instance_crn: Option<String>,
+
+    /// With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config's key endpoints).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub azure_stack_endpoints: Option<Utf8PathBuf>,
+
+    /// With --install-config on IBM Cloud: the region's zones, comma-separated, for pools that name none.
+    #[arg(long, value_name = "ZONES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub ibmcloud_zones: Option<String>,
+
+    /// With --install-config on PowerVS with platform.powervs.vpcName: that VPC's subnets, comma-separated.
+    #[arg(long, value_name = "NAMES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub powervs_vpc_subnets: Option<String>,
+
+    /// With --install-config on OpenStack with platform.openstack.externalNetwork: that network's ID.
+    #[arg(long, value_name = "ID", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_external_network_id: Option<String>,
+
+    /// With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell).
+    #[arg(long, value_name = "BOOL", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_octavia: Option<bool>,
+
+    /// With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_ca_cert: Option<Utf8PathBuf>,
 
     /// With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]

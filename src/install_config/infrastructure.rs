@@ -131,8 +131,8 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
             let (spec, status) = vip_members(v, &machine_networks(ic)?);
             ("BareMetal", Some(spec), Some(status))
         }
-        Platform::OpenStack(v) => {
-            let v = openstack_vips(v, ic)?;
+        Platform::OpenStack(p) => {
+            let v = openstack_vips(&p.vips, ic)?;
             let (spec, status) = vip_members(&v, &machine_networks(ic)?);
             ("OpenStack", Some(spec), Some(status))
         }

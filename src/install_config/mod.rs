@@ -7,10 +7,12 @@
 //! `pkg/types/defaults/installconfig.go`, `pkg/validate/validate.go`,
 //! `pkg/asset/installconfig/clusterid.go`, `pkg/asset/manifests/{infrastructure,topologies,
 //! cloudproviderconfig,proxy}.go` and the per-platform packages under `pkg/asset/manifests/`.
-//! Where the installer needs live cloud data, the derivation stops with an error naming the
-//! missing value and the input that supplies it.
+//! What the installer reads from its credentials or the cloud comes from `--credentials` and one
+//! flag per fact (`facts`); when some are missing, the derivation stops with one error naming
+//! every input that would supply them.
 
 mod cloud_provider_config;
+pub mod facts;
 pub mod infra_id;
 mod infrastructure;
 mod net;
@@ -25,7 +27,8 @@ use serde_json::Value;
 use types::Document;
 
 pub use types::{
-    Aws, Azure, Gcp, IbmCloud, LoadBalancer, Nutanix, PowerVs, ServiceEndpoint, VSphere, Vips,
+    Aws, Azure, Gcp, IbmCloud, LoadBalancer, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
+    Vips,
 };
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).
@@ -56,7 +59,7 @@ pub enum Platform {
     IbmCloud(IbmCloud),
     None,
     Nutanix(Nutanix),
-    OpenStack(Vips),
+    OpenStack(OpenStack),
     PowerVs(PowerVs),
     VSphere(VSphere),
 }
@@ -136,6 +139,9 @@ pub struct Options {
     pub ibm_instance_crn: Option<String>,
     /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
     pub cloud_config_given: bool,
+    /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
+    /// credentials or the cloud for the cloud provider config.
+    pub facts: facts::PlatformFacts,
 }
 
 /// What the installer would write, derived from an install-config.
@@ -143,8 +149,8 @@ pub struct Options {
 pub struct Derived {
     /// `manifests/cluster-infrastructure-02-config.yml`.
     pub infrastructure: Value,
-    /// `manifests/cloud-provider-config.yaml`, when the installer writes one and it can be
-    /// computed offline (and `--cloud-config` was not given).
+    /// `manifests/cloud-provider-config.yaml`, when the installer writes one (and
+    /// `--cloud-config` was not given).
     pub cloud_provider_config: Option<Value>,
     /// `manifests/cluster-proxy-01-config.yaml`.
     pub proxy: Value,
@@ -343,7 +349,14 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
     let cloud_provider_config = if options.cloud_config_given {
         None
     } else {
-        cloud_provider_config::derive(ic, &infra_id)?
+        let (config_map, derive_notes) = cloud_provider_config::derive(
+            ic,
+            &infra_id,
+            options.ibm_instance_crn.as_deref(),
+            &options.facts,
+        )?;
+        notes.extend(derive_notes);
+        config_map
     };
     let writes_cloud_config = cloud_provider_config::installer_writes_one(&ic.platform);
     let infrastructure = sort_keys(infrastructure::derive(
@@ -438,7 +451,8 @@ fn platform(d: &Document) -> Result<Platform> {
             Platform::Gcp(p)
         }
         "ibmcloud" => {
-            let p: IbmCloud = typed(&value, &at)?;
+            let mut p: IbmCloud = typed(&value, &at)?;
+            p.fill_zones(d)?;
             require("region", &p.region)?;
             for (i, e) in p.service_endpoints.iter().enumerate() {
                 check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
@@ -459,8 +473,8 @@ fn platform(d: &Document) -> Result<Platform> {
             Platform::Nutanix(p)
         }
         "openstack" => {
-            let mut p: Vips = typed(&value, &at)?;
-            vips(&mut p, &at, false)?;
+            let mut p: OpenStack = typed(&value, &at)?;
+            vips(&mut p.vips, &at, false)?;
             Platform::OpenStack(p)
         }
         "powervs" => {
@@ -687,7 +701,7 @@ fn replicas(d: &Document) -> Result<(i64, i64, i64)> {
     let pools: Vec<types::MachinePool> = if d.compute.is_empty() {
         vec![types::MachinePool {
             name: "worker".into(),
-            replicas: None,
+            ..types::MachinePool::default()
         }]
     } else {
         d.compute.clone()

@@ -161,7 +161,7 @@ fn proxy_status_holds_the_installers_no_proxy_list() {
 }
 
 #[test]
-fn live_data_platforms_name_the_missing_input() {
+fn platforms_needing_cloud_facts_name_every_missing_input() {
     let mut d = base();
     d["platform"] = json!({"azure": {"region": "centralus"}});
     let ic = parse(&d).expect("valid");
@@ -169,7 +169,8 @@ fn live_data_platforms_name_the_missing_input() {
         .expect_err("needs --cloud-config")
         .to_string();
     assert!(
-        e.contains("subscription and tenant IDs") && e.contains("--cloud-config"),
+        e.contains("--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)")
+            && e.contains("--cloud-config"),
         "{e}"
     );
     let given = Options {
@@ -182,4 +183,23 @@ fn live_data_platforms_name_the_missing_input() {
     let ic = parse(&d).expect("valid");
     let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
     assert!(e.contains("--ibm-instance-crn"), "{e}");
+}
+
+#[test]
+fn ibmcloud_zones_are_the_pools_own_else_the_default_machine_platforms() {
+    let mut d = base();
+    d["platform"] =
+        json!({"ibmcloud": {"region": "eu-gb", "defaultMachinePlatform": {"zones": ["eu-gb-1"]}}});
+    d["compute"] = json!([
+        {"name": "edge", "platform": {"ibmcloud": {"zones": ["eu-gb-3"]}}},
+        {"name": "worker", "platform": {"ibmcloud": {"zones": ["eu-gb-2", "eu-gb-3"]}}},
+    ]);
+    let ic = parse(&d).expect("valid");
+    let Platform::IbmCloud(p) = &ic.platform else {
+        panic!("ibmcloud")
+    };
+    assert_eq!(p.control_plane_zones, ["eu-gb-1"]);
+    assert_eq!(p.compute_zones, ["eu-gb-2", "eu-gb-3"]);
+    d["compute"][1]["platform"] = json!({"ibmcloud": {"zones": "eu-gb-2"}});
+    assert!(err(d).starts_with("compute[1].platform.ibmcloud.zones: invalid type"));
 }

@@ -54,7 +54,7 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credent
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l provider-dir -d 'A folder of provider folders that add to or override the built-in providers' -r -f -a "(__fish_complete_directories)"
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Needed unless --ignition is given' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given' -r -f -a "(__fish_complete_directories)"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ignition -d 'Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose storage.files put every file where it lands on the bootstrap node (see `placements`)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ignition-version -d 'With --ignition: the Ignition spec version to write [default: 3.2.0]' -r -f -a "3.1.0\t''
 3.2.0\t''

@@ -285,8 +285,9 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 
-    /// Output root (created if missing): bootstrap/, config/, manifests/. Needed unless
-    /// --ignition is given.
+    /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
+    /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
+    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, required_unless_present = "ignition")]
     pub dest_dir: Option<Utf8PathBuf>,
 

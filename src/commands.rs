@@ -134,8 +134,8 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     for note in &rendered.notes {
         eprintln!("note: {note}");
     }
-    // The plan is computed before any write: it is what --check prints, and what
-    // --output json reports for a write (added and changed, which the write itself merges).
+    // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
+    // symbolic link, a folder where a file goes) happens here, before anything is written.
     let plan = match &args.dest_dir {
         Some(dest) => crate::output::plan(&tree, dest, args.prune)?,
         None => crate::output::Plan::default(),
@@ -143,7 +143,18 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     if args.check || args.diff {
         return check(args, &plan, &tree, ignition.as_ref(), &rendered.warnings);
     }
-    // Written before the tree, so that a failure here leaves --dest-dir untouched.
+    // A render that changes nothing writes nothing, not even a lock file. Otherwise
+    // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
+    // the lock: that plan is what --output json reports.
+    let (plan, dest) = match &args.dest_dir {
+        Some(dest_dir) if plan.has_changes() => {
+            let dest = crate::output::Dest::open(dest_dir)?;
+            note_repair(dest.path(), dest.repaired());
+            (dest.plan(&tree, args.prune)?, Some(dest))
+        }
+        _ => (plan, None),
+    };
+    // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
         crate::output::write_file(
             path,
@@ -156,9 +167,9 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         Some(target) => Some(target.write()?),
         None => None,
     };
-    let report = match &args.dest_dir {
+    let report = match &dest {
         Some(dest) => {
-            let applied = crate::output::apply(&tree, dest, args.prune);
+            let applied = dest.apply(&plan);
             if applied.is_err()
                 && let (Some(target), Some(written)) = (&ignition, ignition_written)
             {
@@ -166,8 +177,12 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             }
             Some(applied?)
         }
-        None => None,
+        None => args
+            .dest_dir
+            .is_some()
+            .then(|| crate::output::WriteReport::of(&plan)),
     };
+    drop(dest);
     if args.output == OutputFormat::Json {
         let mut summary = crate::summary::render(
             &plan,
@@ -179,7 +194,18 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         summary.ignition = ignition.as_ref().map(|t| t.summary(false));
         print_json(&summary)?;
     }
-    if let (Some(dest), Some(report)) = (&args.dest_dir, &report) {
+    say_written(args, &tree, report.as_ref(), ignition.as_ref());
+    Ok(ExitStatus::Success)
+}
+
+/// The closing lines of a render on stderr: what was written where.
+fn say_written(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+    report: Option<&crate::output::WriteReport>,
+    ignition: Option<&crate::ignition::file::Target>,
+) {
+    if let (Some(dest), Some(report)) = (&args.dest_dir, report) {
         let removed = if args.prune {
             format!(", {} removed", report.removed.len())
         } else {
@@ -193,7 +219,7 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         );
         hint_left_in_place(&report.left, args.prune);
     }
-    if let Some(target) = &ignition {
+    if let Some(target) = ignition {
         eprintln!(
             "ccm-render: {} files in {} (Ignition {}, {})",
             target.contents.files.len(),
@@ -206,7 +232,6 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             }
         );
     }
-    Ok(ExitStatus::Success)
 }
 
 /// `--check` and `--diff`: print, write nothing, exit 1 when something would change.
@@ -254,31 +279,8 @@ fn check(
         }
         print_stdout(text.as_bytes())?;
     }
-    let count =
-        |plan: &crate::output::Plan, c| plan.entries.iter().filter(|e| e.change == c).count();
     if let Some(dest) = &args.dest_dir {
-        if plan.has_changes() {
-            let folders = if plan.missing_folders.is_empty() {
-                String::new()
-            } else {
-                format!(", {} folders to create", plan.missing_folders.len())
-            };
-            let changes = count(plan, Change::Added)
-                + count(plan, Change::Changed)
-                + count(plan, Change::Removed);
-            eprintln!(
-                "ccm-render: {dest} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
-                count(plan, Change::Added),
-                count(plan, Change::Changed),
-                count(plan, Change::Removed),
-            );
-        } else {
-            eprintln!(
-                "ccm-render: {dest} is up to date ({} files)",
-                tree.files.len()
-            );
-        }
-        hint_left_in_place(&plan.left, args.prune);
+        report_dest_check(dest, plan, tree, args.prune);
     }
     if let Some(target) = ignition {
         let p = &target.comparison.plan;
@@ -305,6 +307,71 @@ fn check(
     } else {
         ExitStatus::Success
     })
+}
+
+/// How many entries of `plan` are of `change`.
+fn count(plan: &crate::output::Plan, change: Change) -> usize {
+    plan.entries.iter().filter(|e| e.change == change).count()
+}
+
+/// What `--check`/`--diff` say on stderr about `--dest-dir`.
+fn report_dest_check(
+    dest: &Utf8Path,
+    plan: &crate::output::Plan,
+    tree: &crate::output::Tree,
+    prune: bool,
+) {
+    if plan.has_changes() {
+        let folders = if plan.missing_folders.is_empty() {
+            String::new()
+        } else {
+            format!(", {} folders to create", plan.missing_folders.len())
+        };
+        let changes = count(plan, Change::Added)
+            + count(plan, Change::Changed)
+            + count(plan, Change::Removed);
+        eprintln!(
+            "ccm-render: {dest} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+            count(plan, Change::Added),
+            count(plan, Change::Changed),
+            count(plan, Change::Removed),
+        );
+    } else {
+        eprintln!(
+            "ccm-render: {dest} is up to date ({} files)",
+            tree.files.len()
+        );
+    }
+    let leftovers = &plan.leftovers;
+    if leftovers.journal.is_some() {
+        eprintln!(
+            "ccm-render: {dest}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
+            leftovers.unfinished.len()
+        );
+    }
+    if !leftovers.temporary.is_empty() {
+        eprintln!(
+            "ccm-render: {dest}: temporary files left by a crashed run: {}; the next render removes them",
+            leftovers.temporary.len()
+        );
+    }
+    hint_left_in_place(&plan.left, prune);
+}
+
+/// Says on stderr what a crashed run had left in `dir` and this run repaired.
+fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
+    if repaired.journal.is_some() {
+        eprintln!(
+            "note: {dir}: completed an update that a crashed run left half done (files it had yet to update: {})",
+            repaired.unfinished.len()
+        );
+    }
+    if !repaired.temporary.is_empty() {
+        eprintln!(
+            "note: {dir}: removed temporary files a crashed run left: {}",
+            repaired.temporary.len()
+        );
+    }
 }
 
 /// Says on stderr which files under the output folders this render does not produce.
@@ -404,7 +471,9 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
         anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");
     }
     let tree = crate::scaffold::tree(name, dest.as_str())?;
-    crate::output::write(&tree, &dest)?;
+    // No lock file: it would be read as a file of the provider.
+    let folder = crate::output::Dest::open_unlocked(&dest)?;
+    folder.apply(&folder.plan(&tree, false)?)?;
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
     );

@@ -29,6 +29,14 @@ pub struct RenderSummary {
     pub left_in_place: Vec<String>,
     /// Warnings also printed on stderr.
     pub warnings: Vec<String>,
+    /// With `--check`: true when a crashed run left an update half done in `destDir`, which the
+    /// next render completes (`files` compares with the directory as it is). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted_update: bool,
+    /// With `--check`: temporary files a crashed run left, which the next render removes.
+    /// Absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub temporary_files: Vec<String>,
     /// With `--ignition`: the Ignition config and the files it lays down.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignition: Option<IgnitionSummary>,
@@ -220,6 +228,13 @@ pub fn render(
         files,
         left_in_place: plan.left.iter().map(ToString::to_string).collect(),
         warnings: warnings.to_vec(),
+        interrupted_update: plan.leftovers.journal.is_some(),
+        temporary_files: plan
+            .leftovers
+            .temporary
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
         ignition: None,
     }
 }

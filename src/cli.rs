@@ -194,7 +194,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
     pub infrastructure: Option<Utf8PathBuf>,
 
-    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would.
+    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub install_config: Option<Utf8PathBuf>,
 
@@ -240,7 +240,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
     pub openstack_ca_cert: Option<Utf8PathBuf>,
 
-    /// With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream).
+    /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub emit_infrastructure: Option<Utf8PathBuf>,
 
@@ -256,7 +256,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub proxy: Option<Utf8PathBuf>,
 
-    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families.
+    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub network: Option<Utf8PathBuf>,
 

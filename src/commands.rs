@@ -55,8 +55,15 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
+        // The inputs' own warnings (an install-config's notes among them) come first, as in
+        // a render: they often say why there is no CCM.
         Selection::NoCcm(reason) => Ok(Rendered {
-            warnings: vec![format!("{reason}; rendering nothing")],
+            warnings: cfg
+                .warnings
+                .iter()
+                .cloned()
+                .chain([format!("{reason}; rendering nothing")])
+                .collect(),
             ..Rendered::default()
         }),
     }
@@ -512,7 +519,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<14} {:<15} {:<17} {:<22} IMAGES.JSON KEYS",
+        "{:<14} {:<15} {:<19} {:<22} IMAGES.JSON KEYS",
         "PLATFORM", "PROVIDER", "CCM", "CLOUD CONFIG"
     );
     for row in &summary.platforms {
@@ -524,7 +531,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         ) else {
             let _ = writeln!(
                 table,
-                "{:<14} {:<15} {:<17} {:<22} -",
+                "{:<14} {:<15} {:<19} {:<22} -",
                 row.platform, "-", "no", "-"
             );
             continue;
@@ -536,9 +543,19 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
             transform.as_str().unwrap_or_default(),
             config.format
         );
+        // A key with a default image shows it: `key (default IMAGE)`.
+        let keys: Vec<String> = keys
+            .iter()
+            .map(
+                |key| match row.default_images.as_ref().and_then(|d| d.get(key)) {
+                    Some(image) => format!("{key} (default {image})"),
+                    None => key.clone(),
+                },
+            )
+            .collect();
         let _ = writeln!(
             table,
-            "{:<14} {provider:<15} {ccm:<17} {config:<22} {}",
+            "{:<14} {provider:<15} {ccm:<19} {config:<22} {}",
             row.platform,
             keys.join(", ")
         );

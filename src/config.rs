@@ -34,7 +34,7 @@ pub struct ClusterConfig {
     pub tls: TlsSettings,
     /// OpenShift feature gates.
     pub features: FeatureGates,
-    /// The Network object, when given.
+    /// The Network object, when given (or derived from `--install-config`).
     pub network: Option<Value>,
     /// The cloud config picked from `--cloud-config` (or derived from `--install-config`),
     /// before the platform transform.
@@ -133,7 +133,15 @@ impl ClusterConfig {
             }
             None => (ProxyEnv::default(), ProxyEnv::default()),
         };
-        let network = inputs::load_config_object(files.network.as_deref(), "Network")?;
+        // An explicit --network wins over the one derived from the install-config.
+        let network = match (
+            inputs::load_config_object(files.network.as_deref(), "Network")?,
+            &derived,
+        ) {
+            (Some(given), _) => Some(given),
+            (None, Some((d, _))) => Some(d.network.clone()),
+            (None, None) => None,
+        };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
         let features = FeatureGates::from_manifest(feature_gate.as_ref())

@@ -6,6 +6,7 @@
 use crate::output::{Change, Plan, Tree};
 use crate::providers::Catalogue;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Version of the JSON shapes below; raised only for a change that is not an addition.
 pub const FORMAT_VERSION: u32 = 1;
@@ -273,6 +274,10 @@ pub struct PlatformSummary {
     /// The images.json keys it needs, sorted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image_keys: Option<Vec<String>>,
+    /// The image run for an images.json key that images.json lacks (provider.yaml
+    /// `spec.defaultImages`), by key; absent when the provider pins none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_images: Option<BTreeMap<String, String>>,
     /// How its cloud config is handled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cloud_config: Option<CloudConfigSummary>,
@@ -334,6 +339,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 external_platform_name: None,
                 cloud_provider: None,
                 image_keys: None,
+                default_images: None,
                 cloud_config: None,
                 bootstrap_host_files: None,
             });
@@ -343,6 +349,13 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
             let mut keys: Vec<String> = spec.images.values().cloned().collect();
             keys.sort_unstable();
             keys.dedup();
+            let defaults: BTreeMap<String, String> = spec
+                .default_images
+                .iter()
+                .filter_map(|(container, image)| {
+                    Some((spec.images.get(container)?.clone(), image.clone()))
+                })
+                .collect();
             let files = std::iter::once("cloud.conf".to_string())
                 .chain(spec.cloud_config.config_files.values().cloned())
                 .collect();
@@ -354,6 +367,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 external_platform_name: spec.external_platform_name.clone(),
                 cloud_provider: Some(spec.cloud_provider.clone()),
                 image_keys: Some(keys),
+                default_images: (!defaults.is_empty()).then_some(defaults),
                 cloud_config: Some(CloudConfigSummary {
                     transform: spec.cloud_config.transform,
                     format: cloud_config_format(&spec.cloud_config),

@@ -1,4 +1,4 @@
-//! `render --install-config`: the derived Infrastructure, cloud-provider-config and Proxy against
+//! `render --install-config`: the derived Infrastructure, cloud-provider-config, Proxy and Network against
 //! hand-written installer output (testdata/install-config/README.md), rendering from the
 //! install-config against rendering from what it derives, and bad install-configs.
 
@@ -18,13 +18,20 @@ struct Case {
     crn: bool,
     /// The `--<platform>-<fact>` flags; a value under `testdata/` is a file of the repository.
     facts: &'static [&'static str],
+    /// `--cloud-config`, under testdata/: the CCM's own config on External platforms, which the
+    /// installer does not write.
+    cloud_config: Option<&'static str>,
+    /// `--images`, under testdata/.
+    images: &'static str,
     infra_name: &'static str,
 }
+
+const CONFORMANCE_IMAGES: &str = "conformance/images.json";
 
 /// A CIS instance CRN in the account of the IBM Cloud and PowerVS conformance clusters.
 const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:5d6a7ad2-4f0c-4d7b-9a1e-6c1c7b1d2e3f::";
 
-const CASES: [Case; 11] = [
+const CASES: [Case; 16] = [
     case("aws", None, false, &[]),
     case("azure", Some("azure"), false, &[]),
     case(
@@ -63,15 +70,26 @@ const CASES: [Case; 11] = [
         ],
     ),
     case("vsphere", None, false, &[]),
+    case("vsphere-legacy", None, false, &[]),
+    case("vsphere-dualstack", None, false, &[]),
     case("nutanix", None, false, &[]),
     Case {
-        dir: "none",
-        credentials: None,
-        crn: false,
-        facts: &[],
         infra_name: "sno-abcde",
+        ..case("none", None, false, &[])
     },
     case("baremetal", None, false, &[]),
+    // conformance/images.json has no key for OCI nor DigitalOcean: their pinned vendor images.
+    Case {
+        cloud_config: Some("external/oci-cloud-provider.yaml"),
+        ..case("external-oci", None, false, &[])
+    },
+    Case {
+        cloud_config: Some("external/alibaba-cloud-provider-config.yaml"),
+        images: "external/images.json",
+        infra_name: "sno-abcde",
+        ..case("external-alibabacloud", None, false, &[])
+    },
+    case("external-digitalocean", Some("digitalocean"), false, &[]),
 ];
 
 const fn case(
@@ -85,6 +103,8 @@ const fn case(
         credentials,
         crn,
         facts,
+        cloud_config: None,
+        images: CONFORMANCE_IMAGES,
         infra_name: "mycluster-abcde",
     }
 }
@@ -113,21 +133,29 @@ fn run(args: &[String]) -> std::process::Output {
     ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// The flags every render of a case shares.
+fn testdata(rel: &str) -> PathBuf {
+    root().join("testdata").join(rel)
+}
+
+/// The flags every render shares (the Network comes from the install-config, or from what it
+/// derived).
 fn common_args(dest: &Path) -> Vec<String> {
+    images_args(dest, CONFORMANCE_IMAGES)
+}
+
+/// [`common_args`] with the images.json at `images` under testdata/.
+fn images_args(dest: &Path, images: &str) -> Vec<String> {
     vec![
         "render".into(),
         "--images".into(),
-        s(&conformance("images.json")),
-        "--network".into(),
-        s(&conformance("network.yaml")),
+        s(&testdata(images)),
         "--dest-dir".into(),
         s(dest),
     ]
 }
 
 fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
-    let mut args = common_args(dest);
+    let mut args = images_args(dest, c.images);
     args.extend([
         "--install-config".into(),
         s(&case_file(c.dir, "install-config.yaml")),
@@ -147,6 +175,9 @@ fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
     if c.crn {
         args.extend(["--ibm-instance-crn".into(), CRN.into()]);
     }
+    if let Some(config) = c.cloud_config {
+        args.extend(["--cloud-config".into(), s(&testdata(config))]);
+    }
     args
 }
 
@@ -160,6 +191,11 @@ fn expected(dir: &str, name: &str) -> Option<Value> {
     let path = case_file(dir, name);
     path.exists()
         .then(|| parse_all(&std::fs::read_to_string(&path).expect("readable")).remove(0))
+}
+
+/// The installer's networking defaults, as `network.go` writes them.
+fn default_network() -> Value {
+    expected("external-alibabacloud", "expected-network.yaml").expect("the defaults case")
 }
 
 #[test]
@@ -183,25 +219,33 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
         let config_map = by_kind(&docs, "ConfigMap");
         match expected(c.dir, "expected-cloud-provider-config.yaml") {
             Some(want) => assert_eq!(config_map.as_ref(), Some(&want), "{}", c.dir),
-            // None and BareMetal have none.
+            // None, BareMetal and External have none.
             None => assert_eq!(config_map, None, "{}", c.dir),
         }
         let proxy = by_kind(&docs, "Proxy").expect("a Proxy, always written");
         if let Some(want) = expected(c.dir, "expected-proxy.yaml") {
             assert_eq!(proxy, want, "{}", c.dir);
         }
+        // Cases without an expected Network leave networking as the defaults or write them.
+        let network = by_kind(&docs, "Network").expect("a Network, always written");
+        let want = expected(c.dir, "expected-network.yaml").unwrap_or_else(default_network);
+        assert_eq!(network, want, "{}", c.dir);
 
         // (b) Rendering from what was derived gives the same tree.
         let from_manifests = work.path().join("b");
-        let mut args = common_args(&from_manifests);
+        let mut args = images_args(&from_manifests, c.images);
         args.extend([
             "--infrastructure".into(),
             s(&emit),
             "--proxy".into(),
             s(&emit),
+            "--network".into(),
+            s(&emit),
         ]);
-        if config_map.is_some() {
-            args.extend(["--cloud-config".into(), s(&emit)]);
+        match (c.cloud_config, &config_map) {
+            (Some(config), _) => args.extend(["--cloud-config".into(), s(&testdata(config))]),
+            (None, Some(_)) => args.extend(["--cloud-config".into(), s(&emit)]),
+            (None, None) => {}
         }
         args.extend(credentials_args(c));
         let out = run(&args);
@@ -210,7 +254,8 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
         assert_eq!(a, read_tree(&from_manifests), "{}", c.dir);
         let has_ccm = !matches!(c.dir, "none" | "baremetal");
         assert_eq!(!a.is_empty(), has_ccm, "{}: {:?}", c.dir, a.keys());
-        if has_ccm {
+        // Every CCM but DigitalOcean's (an API token, no config file) reads a cloud config.
+        if has_ccm && c.dir != "external-digitalocean" {
             assert!(
                 a.contains_key("config/cloud.conf"),
                 "{}: {:?}",
@@ -987,4 +1032,188 @@ fn a_clouds_yaml_without_the_installers_cloud_is_refused_without_showing_it() {
         "clouds.yaml: no cloud named openstack under clouds",
     );
     assert!(!err.contains("hunter2"), "{err}");
+}
+
+/// Renders `install-config` (text) for vSphere with `extra` flags; returns config/cloud.conf.
+fn vsphere_cloud_conf(install_config: &str, extra: &[String]) -> String {
+    let work = tempfile::tempdir().expect("tempdir");
+    let file = work.path().join("install-config.yaml");
+    std::fs::write(&file, install_config).expect("write");
+    let dest = work.path().join("out");
+    let mut args = common_args(&dest);
+    args.extend([
+        "--install-config".into(),
+        s(&file),
+        "--infrastructure-name".into(),
+        "mycluster-abcde".into(),
+    ]);
+    args.extend(extra.iter().cloned());
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::read_to_string(dest.join("config/cloud.conf")).expect("cloud.conf")
+}
+
+fn ip_family(conf: &str) -> Value {
+    parse_all(conf).remove(0)["global"]["ipFamily"].clone()
+}
+
+#[test]
+fn dual_stack_vsphere_ip_families_follow_the_derived_network() {
+    let text = std::fs::read_to_string(case_file("vsphere-dualstack", "install-config.yaml"))
+        .expect("read");
+    let conf = vsphere_cloud_conf(&text, &[]);
+    assert_eq!(
+        ip_family(&conf),
+        serde_json::json!(["ipv4", "ipv6"]),
+        "{conf}"
+    );
+    // The VIPs and OVN's internal address are never node addresses on a dual-stack cluster.
+    assert!(
+        conf.contains("excludeInternalNetworkSubnetCidr: 192.168.96.3/32,fd00:96::3/128"),
+        "{conf}"
+    );
+
+    // IPv6 primary (vSphere allows it): every list with its IPv6 entry first.
+    let v6_first = text
+        .replace(
+            "  - 172.30.0.0/16\n  - fd02::/112",
+            "  - fd02::/112\n  - 172.30.0.0/16",
+        )
+        .replace(
+            "  - cidr: 192.168.96.0/24\n  - cidr: fd00:96::/64",
+            "  - cidr: fd00:96::/64\n  - cidr: 192.168.96.0/24",
+        )
+        .replace(
+            "  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64",
+            "  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23",
+        );
+    assert_ne!(v6_first, text);
+    let conf = vsphere_cloud_conf(&v6_first, &[]);
+    assert_eq!(
+        ip_family(&conf),
+        serde_json::json!(["ipv6", "ipv4"]),
+        "{conf}"
+    );
+
+    // An explicit --network wins over the derived one: an IPv4-only Network, no ipFamily.
+    let conf = vsphere_cloud_conf(
+        &text,
+        &["--network".into(), s(&conformance("network.yaml"))],
+    );
+    assert_eq!(ip_family(&conf), Value::Null, "{conf}");
+}
+
+#[test]
+fn external_without_a_ccm_renders_nothing_and_says_why() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let dest = work.path().join("out");
+    let mut args = common_args(&dest);
+    args.extend([
+        "--install-config".into(),
+        s(&case_file("external-none", "install-config.yaml")),
+    ]);
+    let out = run(&args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("platform.external.cloudControllerManager is \"\", not \"External\"")
+            && err.contains("set it to External to render the CCM of platformName \"oci\""),
+        "{err}"
+    );
+    assert!(err.contains("rendering nothing"), "{err}");
+    assert!(read_tree(&dest).is_empty());
+}
+
+#[test]
+fn bad_external_and_legacy_vsphere_install_configs_are_exit_2() {
+    let text =
+        |dir: &str| std::fs::read_to_string(case_file(dir, "install-config.yaml")).expect("read");
+    let cases = [
+        (
+            text("external-oci").replace(
+                "cloudControllerManager: External",
+                "cloudControllerManager: Internal",
+            ),
+            "platform.external.cloudControllerManager: \"Internal\": supported values: \"\", \"External\"",
+        ),
+        (
+            text("vsphere-legacy").replace("    datacenter: DC1\n", ""),
+            "platform.vsphere.datacenter: must specify the datacenter",
+        ),
+        (
+            text("vsphere-legacy").replace("    defaultDatastore: DS1\n", ""),
+            "platform.vsphere.defaultDatastore: must specify the default datastore",
+        ),
+        (
+            text("vsphere-legacy").replace(
+                "    apiVIP: 192.168.96.3\n",
+                "    apiVIP: 192.168.96.3\n    apiVIPs:\n    - 192.168.96.5\n",
+            ),
+            "platform.vsphere.apiVIP: \"192.168.96.3\" is not in platform.vsphere.apiVIPs",
+        ),
+        (
+            text("vsphere-dualstack").replace("  - cidr: fd00:96::/64\n", ""),
+            "networking.machineNetwork: \"192.168.96.0/24\": dual-stack IPv4/IPv6 requires an IPv6 network in this list",
+        ),
+        (
+            text("aws").replace("networkType: OVNKubernetes", "networkType: OpenShiftSDN"),
+            "networking.networkType: \"OpenShiftSDN\": networkType OpenShiftSDN is not supported",
+        ),
+    ];
+    for (install_config, message) in cases {
+        let file = tempfile::NamedTempFile::new().expect("temp");
+        std::fs::write(file.path(), install_config).expect("write");
+        assert_bad(|dest| with_install_config(file.path(), dest, &[]), message);
+    }
+}
+
+#[test]
+fn oci_and_digitalocean_run_their_pinned_vendor_images_when_images_json_lacks_the_keys() {
+    for (dir, cloud_config, credentials, key, image) in [
+        (
+            "external-oci",
+            Some("external/oci-cloud-provider.yaml"),
+            None,
+            "cloudControllerManagerOCI",
+            "ghcr.io/oracle/cloud-provider-oci:v1.36.0",
+        ),
+        (
+            "external-digitalocean",
+            None,
+            Some("digitalocean"),
+            "cloudControllerManagerDigitalOcean",
+            "docker.io/digitalocean/digitalocean-cloud-controller-manager:v0.1.71",
+        ),
+    ] {
+        let c = Case {
+            cloud_config,
+            ..case(dir, credentials, false, &[])
+        };
+        let work = tempfile::tempdir().expect("tempdir");
+        let dest = work.path().join("out");
+        let out = run(&install_config_args(&c, &dest, &work.path().join("e.yaml")));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{dir}: {err}");
+        let provider = dir.trim_start_matches("external-");
+        assert!(
+            err.contains(&format!(
+                "images.json: no {key:?} entry: container cloud-controller-manager of the {provider} provider runs its default image {image} (provider.yaml spec.defaultImages)"
+            )),
+            "{dir}: {err}"
+        );
+        let tree = read_tree(&dest);
+        let images: Vec<String> = objects_in(&tree, "manifests")
+            .values()
+            .chain(objects_in(&tree, "bootstrap").values())
+            .filter_map(|o| {
+                let pod = if o["kind"] == "Pod" {
+                    &o["spec"]
+                } else {
+                    &o["spec"]["template"]["spec"]
+                };
+                pod["containers"][0]["image"].as_str().map(str::to_string)
+            })
+            .collect();
+        assert_eq!(images, [image, image], "{dir}");
+    }
 }

@@ -17,7 +17,10 @@ use std::fmt::Write as _;
 /// Whether the installer writes a cloud-provider-config for the platform at all (it returns
 /// before writing one for None, BareMetal, External and oVirt).
 pub fn installer_writes_one(platform: &Platform) -> bool {
-    !matches!(platform, Platform::None | Platform::BareMetal(_))
+    !matches!(
+        platform,
+        Platform::None | Platform::BareMetal(_) | Platform::External(_)
+    )
 }
 
 /// The ConfigMap, or None when the installer writes none, with notes for stderr (the
@@ -35,7 +38,9 @@ pub fn derive(
     let mut notes = Vec::new();
     let mut missing = Missing::default();
     match &ic.platform {
-        Platform::None | Platform::BareMetal(_) => return Ok((None, notes)),
+        Platform::None | Platform::BareMetal(_) | Platform::External(_) => {
+            return Ok((None, notes));
+        }
         Platform::Aws(p) => {
             // A non-empty config keeps the kube-apiserver happy (BZ 1926975).
             data.insert("config".into(), json!("[Global]\n"));

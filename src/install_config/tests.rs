@@ -24,8 +24,8 @@ fn defaults_are_the_installers() {
     assert_eq!(ic.control_plane_replicas, 3);
     assert_eq!(ic.compute_replicas, 3);
     assert_eq!(ic.machine_networks, Some(vec!["10.0.0.0/16".to_string()]));
-    assert_eq!(ic.cluster_networks, ["10.128.0.0/14"]);
-    assert_eq!(ic.service_networks, ["172.30.0.0/16"]);
+    assert_eq!(ic.networks.cluster[0].cidr, "10.128.0.0/14");
+    assert_eq!(ic.networks.service, ["172.30.0.0/16"]);
     assert_eq!(ic.publish, "External");
     assert_eq!(ic.cluster_domain(), "mycluster.example.com");
 }
@@ -183,6 +183,44 @@ fn platforms_needing_cloud_facts_name_every_missing_input() {
     let ic = parse(&d).expect("valid");
     let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
     assert!(e.contains("--ibm-instance-crn"), "{e}");
+}
+
+#[test]
+fn external_defaults_the_platform_name_and_maps_the_ccm_state() {
+    let mut d = base();
+    d["platform"] = json!({"external": {}});
+    let ic = parse(&d).expect("valid");
+    let Platform::External(p) = &ic.platform else {
+        panic!("not External: {:?}", ic.platform)
+    };
+    assert_eq!(p.platform_name, "Unknown");
+    let derived = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(
+        derived.infrastructure["status"]["platformStatus"]["external"],
+        json!({"cloudControllerManager": {"state": ""}})
+    );
+    assert_eq!(derived.cloud_provider_config, None);
+    assert!(
+        derived
+            .notes
+            .iter()
+            .any(|n| n.contains("the cluster expects no CCM")),
+        "{:?}",
+        derived.notes
+    );
+    d["platform"] =
+        json!({"external": {"platformName": "oci", "cloudControllerManager": "External"}});
+    let ic = parse(&d).expect("valid");
+    let derived = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(
+        derived.infrastructure["spec"]["platformSpec"],
+        json!({"type": "External", "external": {"platformName": "oci"}})
+    );
+    assert_eq!(
+        derived.infrastructure["status"]["platformStatus"]["external"]["cloudControllerManager"]["state"],
+        "External"
+    );
+    assert!(!derived.notes.iter().any(|n| n.contains("expects no CCM")));
 }
 
 #[test]

@@ -80,14 +80,33 @@ pub struct Networking {
     #[serde(default, deserialize_with = "nullable")]
     pub machine_network: Vec<CidrEntry>,
     #[serde(default, deserialize_with = "nullable")]
-    pub cluster_network: Vec<CidrEntry>,
+    pub cluster_network: Vec<ClusterNetworkEntry>,
     #[serde(default, deserialize_with = "nullable")]
     pub service_network: Vec<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub network_type: String,
     /// Deprecated forms the installer still converts (`pkg/types/conversion`).
     #[serde(default, rename = "machineCIDR", deserialize_with = "nullable")]
     pub machine_cidr: String,
     #[serde(default, rename = "serviceCIDR", deserialize_with = "nullable")]
     pub service_cidr: String,
+    #[serde(default, rename = "clusterNetworks", deserialize_with = "nullable")]
+    pub deprecated_cluster_networks: Vec<ClusterNetworkEntry>,
+    #[serde(default, rename = "type", deserialize_with = "nullable")]
+    pub deprecated_type: String,
+}
+
+/// `networking.clusterNetwork[]` (`types.ClusterNetworkEntry`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterNetworkEntry {
+    #[serde(default, deserialize_with = "nullable")]
+    pub cidr: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub host_prefix: i64,
+    /// Deprecated; converted to `hostPrefix` (the CIDR's bits minus it).
+    #[serde(default, deserialize_with = "nullable")]
+    pub host_subnet_length: i64,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -319,11 +338,59 @@ pub struct VSphere {
     pub failure_domains: Vec<VSphereFailureDomain>,
     #[serde(default)]
     pub node_networking: Option<Value>,
-    /// The legacy single-vCenter form (`vCenter`, `datacenter`, …); only its presence is read.
-    #[serde(default, rename = "vCenter", deserialize_with = "nullable")]
-    pub legacy_vcenter: String,
+    /// The deprecated single-vCenter form (`pkg/types/vsphere` `Deprecated*` fields), which the
+    /// installer converts to `vcenters` and `failureDomains` (see `super::vsphere`).
+    #[serde(flatten)]
+    pub legacy: VSphereLegacy,
     #[serde(flatten)]
     pub vips: Vips,
+}
+
+/// The deprecated vSphere fields, as the installer's `vsphere.Platform` names them in JSON.
+/// The credentials (`username`, `password`) are not read: nothing derived here carries them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VSphereLegacy {
+    #[serde(default, rename = "vCenter", deserialize_with = "nullable")]
+    pub vcenter: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub datacenter: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub default_datastore: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub folder: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cluster: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub resource_pool: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub network: String,
+}
+
+impl VSphereLegacy {
+    /// Whether any deprecated topology field is set.
+    pub fn has_topology(&self) -> bool {
+        [
+            &self.datacenter,
+            &self.default_datastore,
+            &self.folder,
+            &self.cluster,
+            &self.resource_pool,
+            &self.network,
+        ]
+        .iter()
+        .any(|f| !f.is_empty())
+    }
+}
+
+/// `platform.external` (`pkg/types/external/platform.go`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct External {
+    #[serde(default, deserialize_with = "nullable")]
+    pub platform_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cloud_controller_manager: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -31,6 +31,9 @@ _ccm__render() {
             ccm__render,provider)
                 cmd="ccm__render__subcmd__provider"
                 ;;
+            ccm__render,releases)
+                cmd="ccm__render__subcmd__releases"
+                ;;
             ccm__render,render)
                 cmd="ccm__render__subcmd__render"
                 ;;
@@ -48,6 +51,9 @@ _ccm__render() {
                 ;;
             ccm__render__subcmd__help,provider)
                 cmd="ccm__render__subcmd__help__subcmd__provider"
+                ;;
+            ccm__render__subcmd__help,releases)
+                cmd="ccm__render__subcmd__help__subcmd__releases"
                 ;;
             ccm__render__subcmd__help,render)
                 cmd="ccm__render__subcmd__help__subcmd__render"
@@ -83,7 +89,7 @@ _ccm__render() {
 
     case "${cmd}" in
         ccm__render)
-            opts="-h -V --help --version render platforms placements provider completions help"
+            opts="-h -V --help --version render platforms placements provider releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,7 +117,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help)
-            opts="render platforms placements provider completions help"
+            opts="render platforms placements provider releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -211,6 +217,20 @@ _ccm__render() {
         ccm__subcmd__render__subcmd__help__subcmd__provider__subcmd__new)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__help__subcmd__releases)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -391,8 +411,26 @@ _ccm__render() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccm__subcmd__render__subcmd__releases)
+            opts="-h -V --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -671,6 +709,10 @@ _ccm__render() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --release)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --dest-dir)

@@ -32,6 +32,10 @@ pub enum Command {
     /// Write or check a provider folder (a CCM described as data, for --provider-dir).
     #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
     Provider(ProviderCommand),
+    /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
+    /// and what each changes.
+    #[command(after_help = RELEASES_EXAMPLES)]
+    Releases(ReleasesArgs),
     /// Print a shell completion script (the same files are committed under completions/).
     #[command(
         after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
@@ -285,6 +289,13 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 
+    /// The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23,
+    /// or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and
+    /// 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else
+    /// the newest. `ccm-render releases` lists them.
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
+
     /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
     /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
     /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
@@ -300,7 +311,8 @@ pub struct RenderArgs {
     #[arg(long, requires = "ignition")]
     pub ignition_manifests: bool,
 
-    /// With --ignition: the Ignition spec version to write [default: 3.2.0].
+    /// With --ignition: the Ignition spec version to write [default: the one the installer of the
+    /// release writes, 3.2.0 for 4.18 to 4.23].
     #[arg(long, value_name = "VERSION", value_enum, requires = "ignition")]
     pub ignition_version: Option<crate::ignition::Version>,
 
@@ -341,6 +353,23 @@ pub struct PlatformsArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 }
+
+/// Arguments of `releases`.
+#[derive(Debug, Args)]
+pub struct ReleasesArgs {
+    /// Print a table (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+const RELEASES_EXAMPLES: &str = "\
+Examples:
+  ccm-render releases
+  # What does upgrading from 4.21 to 4.22 change? Render both and diff:
+  ccm-render render --release 4.21 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out
+  ccm-render render --release 4.22 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out --diff";
 
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -1,7 +1,8 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
 use crate::cli::{
-    Cli, Command, OutputFormat, PlacementsArgs, PlatformsArgs, ProviderCommand, RenderArgs,
+    Cli, Command, OutputFormat, PlacementsArgs, PlatformsArgs, ProviderCommand, ReleasesArgs,
+    RenderArgs,
 };
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
         Command::Placements(args) => placements(&args),
+        Command::Releases(args) => releases(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
         Command::Completions { shell } => {
@@ -45,16 +47,47 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     }
 }
 
-/// Reads the inputs and renders them in memory, with no output I/O.
+/// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
+/// release's; it is taken to the release the inputs select.
 pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
-    render_config(&ClusterConfig::load(files)?, catalogue)
+    let cfg = ClusterConfig::load(files)?;
+    let releases = crate::releases::Releases::builtin()?;
+    let catalogue = releases.catalogue(cfg.release, catalogue.clone())?;
+    render_config(&cfg, &catalogue)
+}
+
+/// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
+/// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
+pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+    let releases = crate::releases::Releases::builtin()?;
+    match provider_dir {
+        // Only the provider of this platform: parsing the others was most of a render's cost.
+        None => releases.builtin_for(cfg.release, &cfg.infrastructure),
+        Some(dir) => {
+            let builtin = releases.catalogue(cfg.release, Catalogue::builtin()?)?;
+            add_provider_dir(builtin, dir)
+        }
+    }
 }
 
 /// Renders inputs already read: the pure part of a render (no I/O), picking the provider for
 /// the Infrastructure's platform from `catalogue`.
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
+        Selection::Provider(provider) => {
+            if let Some(supported) = &provider.spec().releases
+                && !supported.contains(&cfg.release.name)
+            {
+                anyhow::bail!(
+                    "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {} (--release, or the release of the --images ImageStream)",
+                    provider.origin,
+                    provider.name(),
+                    supported.join(", "),
+                    cfg.release.name
+                );
+            }
+            crate::render::render(cfg, provider, &catalogue.common)
+        }
         // The inputs' own warnings (an install-config's notes among them) come first, as in
         // a render: they often say why there is no CCM.
         Selection::NoCcm(reason) => Ok(Rendered {
@@ -73,6 +106,7 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
 fn ignition_target(
     args: &RenderArgs,
     tree: &crate::output::Tree,
+    release: &str,
 ) -> Result<Option<crate::ignition::file::Target>> {
     let Some(path) = &args.ignition else {
         return Ok(None);
@@ -80,7 +114,7 @@ fn ignition_target(
     let options = crate::ignition::Options {
         version: args
             .ignition_version
-            .unwrap_or_else(|| crate::ignition::default_version(None)),
+            .unwrap_or_else(|| crate::ignition::default_version(release)),
         manifests: args.ignition_manifests,
     };
     let strict = args.check || args.diff;
@@ -115,6 +149,7 @@ fn input_files(args: &RenderArgs) -> InputFiles {
         credentials: args.credentials.clone(),
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
+        release: args.release.clone(),
     }
 }
 
@@ -127,14 +162,10 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     }
     let files = input_files(args);
     let cfg = ClusterConfig::load(&files)?;
-    let catalogue = match args.provider_dir.as_deref() {
-        // Only the provider of this platform: parsing the others was most of a render's cost.
-        None => Catalogue::builtin_for(&cfg.infrastructure)?,
-        Some(dir) => load_catalogue(Some(dir))?,
-    };
+    let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
-    let ignition = ignition_target(args, &tree)?;
+    let ignition = ignition_target(args, &tree, &cfg.release.name)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
     }
@@ -148,7 +179,14 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         None => crate::output::Plan::default(),
     };
     if args.check || args.diff {
-        return check(args, &plan, &tree, ignition.as_ref(), &rendered.warnings);
+        return check(
+            args,
+            &plan,
+            &tree,
+            ignition.as_ref(),
+            &rendered.warnings,
+            &cfg.release.name,
+        );
     }
     // A render that changes nothing writes nothing, not even a lock file. Otherwise
     // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
@@ -197,11 +235,18 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             false,
             &rendered.warnings,
+            &cfg.release.name,
         );
         summary.ignition = ignition.as_ref().map(|t| t.summary(false));
         print_json(&summary)?;
     }
-    say_written(args, &tree, report.as_ref(), ignition.as_ref());
+    say_written(
+        args,
+        &tree,
+        report.as_ref(),
+        ignition.as_ref(),
+        &cfg.release.name,
+    );
     Ok(ExitStatus::Success)
 }
 
@@ -211,6 +256,7 @@ fn say_written(
     tree: &crate::output::Tree,
     report: Option<&crate::output::WriteReport>,
     ignition: Option<&crate::ignition::file::Target>,
+    release: &str,
 ) {
     if let (Some(dest), Some(report)) = (&args.dest_dir, report) {
         let removed = if args.prune {
@@ -219,7 +265,7 @@ fn say_written(
             String::new()
         };
         eprintln!(
-            "ccm-render: {} files in {dest} ({} written, {} unchanged{removed})",
+            "ccm-render: {} files for OpenShift {release} in {dest} ({} written, {} unchanged{removed})",
             tree.files.len(),
             report.written.len(),
             report.unchanged.len()
@@ -248,6 +294,7 @@ fn check(
     tree: &crate::output::Tree,
     ignition: Option<&crate::ignition::file::Target>,
     warnings: &[String],
+    release: &str,
 ) -> Result<ExitStatus> {
     if args.diff {
         use std::io::IsTerminal as _;
@@ -272,6 +319,7 @@ fn check(
             args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             true,
             warnings,
+            release,
         );
         summary.ignition = ignition.map(|t| t.summary(true));
         print_json(&summary)?;
@@ -287,7 +335,7 @@ fn check(
         print_stdout(text.as_bytes())?;
     }
     if let Some(dest) = &args.dest_dir {
-        report_dest_check(dest, plan, tree, args.prune);
+        report_dest_check(dest, plan, tree, args.prune, release);
     }
     if let Some(target) = ignition {
         let p = &target.comparison.plan;
@@ -327,6 +375,7 @@ fn report_dest_check(
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
     prune: bool,
+    release: &str,
 ) {
     if plan.has_changes() {
         let folders = if plan.missing_folders.is_empty() {
@@ -338,14 +387,14 @@ fn report_dest_check(
             + count(plan, Change::Changed)
             + count(plan, Change::Removed);
         eprintln!(
-            "ccm-render: {dest} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+            "ccm-render: {dest} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
             count(plan, Change::Added),
             count(plan, Change::Changed),
             count(plan, Change::Removed),
         );
     } else {
         eprintln!(
-            "ccm-render: {dest} is up to date ({} files)",
+            "ccm-render: {dest} is up to date for OpenShift {release} ({} files)",
             tree.files.len()
         );
     }
@@ -421,12 +470,17 @@ fn print_stdout(bytes: &[u8]) -> Result<()> {
 /// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
 /// checked by [`crate::providers::parse`] like the built-in ones). Overrides are said on stderr.
 pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
-    let mut catalogue = Catalogue::builtin()?;
-    if let Some(dir) = provider_dir {
-        let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
-        for note in catalogue.add(added)? {
-            eprintln!("note: {note}");
-        }
+    let catalogue = Catalogue::builtin()?;
+    match provider_dir {
+        Some(dir) => add_provider_dir(catalogue, dir),
+        None => Ok(catalogue),
+    }
+}
+
+fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
+    let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
+    for note in catalogue.add(added)? {
+        eprintln!("note: {note}");
     }
     Ok(catalogue)
 }
@@ -438,7 +492,16 @@ fn read_providers(dir: &Utf8Path) -> Result<Vec<crate::providers::Provider>> {
     } else {
         crate::inputs::provider_dir::read_folders(dir)?
     };
-    folders.iter().map(crate::providers::parse).collect()
+    let releases = crate::releases::Releases::builtin()?;
+    folders
+        .iter()
+        .map(|folder| {
+            let provider = crate::providers::parse(folder)?;
+            // The releases it declares must exist (the built-ins' are checked at build time).
+            releases.check_declared(&provider)?;
+            Ok(provider)
+        })
+        .collect()
 }
 
 fn provider_check(dir: &Utf8Path) -> Result<ExitStatus> {
@@ -579,6 +642,16 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         }
     }
     print_stdout(table.as_bytes())?;
+    Ok(ExitStatus::Success)
+}
+
+fn releases(args: &ReleasesArgs) -> Result<ExitStatus> {
+    let summary = crate::summary::releases(crate::releases::Releases::builtin()?);
+    if args.output == OutputFormat::Json {
+        print_json(&summary)?;
+    } else {
+        print_stdout(crate::summary::releases_text(&summary).as_bytes())?;
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -17,6 +17,7 @@ pub mod output;
 pub mod placement;
 pub mod providers;
 pub mod redact;
+pub mod releases;
 pub mod render;
 pub mod scaffold;
 pub mod summary;

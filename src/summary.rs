@@ -30,6 +30,9 @@ pub struct RenderSummary {
     pub left_in_place: Vec<String>,
     /// Warnings also printed on stderr.
     pub warnings: Vec<String>,
+    /// The OpenShift release rendered for (`4.22`): `--release`, the `--images` ImageStream's
+    /// release, or the newest (`ccm-render releases`).
+    pub release: String,
     /// With `--check`: true when a crashed run left an update half done in `destDir`, which the
     /// next render completes (`files` compares with the directory as it is). Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -198,6 +201,7 @@ pub fn render(
     dest_dir: Option<&str>,
     dry_run: bool,
     warnings: &[String],
+    release: &str,
 ) -> RenderSummary {
     let files = plan
         .entries
@@ -229,6 +233,7 @@ pub fn render(
         files,
         left_in_place: plan.left.iter().map(ToString::to_string).collect(),
         warnings: warnings.to_vec(),
+        release: release.to_string(),
         interrupted_update: plan.leftovers.journal.is_some(),
         temporary_files: plan
             .leftovers
@@ -390,4 +395,94 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
         format_version: FORMAT_VERSION,
         platforms: rows,
     }
+}
+
+/// `releases --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleasesSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The release `render` uses without `--release` or a release ImageStream.
+    pub default: String,
+    /// Every release, oldest first.
+    pub releases: Vec<ReleaseSummary>,
+}
+
+/// One release of [`ReleasesSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseSummary {
+    /// `X.Y`.
+    pub name: String,
+    /// Other versions rendered as this release.
+    pub aliases: Vec<String>,
+    /// The CCCMO branch and commit reproduced.
+    pub cccmo: crate::releases::Cccmo,
+    /// The release before it (absent for the oldest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
+    /// What upgrading from `previous` to this release changes (empty for the oldest).
+    pub changes: Vec<String>,
+}
+
+/// Builds the `releases` summary.
+pub fn releases(all: &crate::releases::Releases) -> ReleasesSummary {
+    let releases = all
+        .all()
+        .iter()
+        .rev()
+        .map(|release| {
+            let previous = all.previous(release);
+            ReleaseSummary {
+                name: release.name.clone(),
+                aliases: release.aliases.clone(),
+                cccmo: release.cccmo.clone(),
+                previous: previous.map(|p| p.name.clone()),
+                changes: previous.map(|p| p.upgrade.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    ReleasesSummary {
+        format_version: FORMAT_VERSION,
+        default: all.newest().name.clone(),
+        releases,
+    }
+}
+
+/// `releases` as text: a table, then what each release changes.
+pub fn releases_text(summary: &ReleasesSummary) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<8} {:<9} {:<14} {:<11} ALSO",
+        "RELEASE", "CCCMO", "BRANCH", "DATE"
+    );
+    for release in &summary.releases {
+        let mut also = release.aliases.join(", ");
+        if release.name == summary.default {
+            also = if also.is_empty() {
+                "(default)".to_string()
+            } else {
+                format!("{also} (default)")
+            };
+        }
+        let line = format!(
+            "{:<8} {:<9} {:<14} {:<11} {also}",
+            release.name, release.cccmo.commit, release.cccmo.branch, release.cccmo.date
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let _ = writeln!(out, "\nWhat each release changes from the one before:");
+    for release in &summary.releases {
+        let Some(previous) = &release.previous else {
+            continue;
+        };
+        let _ = writeln!(out, "  {previous} -> {}:", release.name);
+        for change in &release.changes {
+            let _ = writeln!(out, "    - {change}");
+        }
+    }
+    out
 }

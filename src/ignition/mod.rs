@@ -57,15 +57,27 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// The version written without `--ignition-version`, for a render of `release` (None: the
-/// default release). Every release ccm-render renders (4.18 on) has an installer that writes
-/// spec 3.2.0 for RHCOS (installer pkg/asset/ignition: `igntypes
-/// "github.com/coreos/ignition/v2/config/v3_2/types"`); a release whose installer writes
-/// another spec maps to it here.
-pub fn default_version(release: Option<&str>) -> Version {
-    let _ = release;
-    Version::V3_2
+/// The version written without `--ignition-version`, for a render of `release` (`X.Y`, as
+/// `--release` resolves it). Every release ccm-render renders (4.18 to 4.23, and 5.0/5.1 as
+/// 4.23) has an installer that writes spec 3.2.0 for RHCOS (installer pkg/asset/ignition:
+/// `igntypes "github.com/coreos/ignition/v2/config/v3_2/types"`); a release whose installer
+/// writes another spec gets its row in [`VERSION_BY_RELEASE`].
+pub fn default_version(release: &str) -> Version {
+    VERSION_BY_RELEASE
+        .iter()
+        .find(|(name, _)| *name == release)
+        .map_or(Version::V3_2, |(_, version)| *version)
 }
+
+/// The spec each release's installer writes for RHCOS (see [`default_version`]).
+pub const VERSION_BY_RELEASE: &[(&str, Version)] = &[
+    ("4.18", Version::V3_2),
+    ("4.19", Version::V3_2),
+    ("4.20", Version::V3_2),
+    ("4.21", Version::V3_2),
+    ("4.22", Version::V3_2),
+    ("4.23", Version::V3_2),
+];
 
 /// What to put in the fragment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,6 +424,18 @@ mod tests {
                 .expect("utf8")
                 .replace("\"3.2.0\"", "\"3.4.0\"")
         );
+    }
+
+    #[test]
+    fn every_release_defaults_to_the_spec_its_installer_writes() {
+        let releases = crate::releases::Releases::builtin().expect("releases");
+        for release in releases.all().iter().map(|r| r.name.as_str()) {
+            assert!(
+                VERSION_BY_RELEASE.iter().any(|(name, _)| *name == release),
+                "no Ignition version for release {release}"
+            );
+            assert_eq!(default_version(release), Version::V3_2);
+        }
     }
 
     #[test]

@@ -126,33 +126,80 @@ fn apply_with_ignition(config: &Path, work: &Path) -> PathBuf {
     root
 }
 
-/// Lays `dest` down under `root` as the bootkube stage does: from the map the binary prints
-/// (`ccm-render placements --dest-dir`), one `install` per file.
-fn apply_as_the_stage(dest: &Path, manifests: bool, work: &Path) -> PathBuf {
+/// Lays a render down under `root` by running the shipped bootkube stage
+/// (contrib/bootkube/ccm-bootstrap.sh) on an asset folder laid out as the installer lays out
+/// /opt/openshift. `bootkube_podman_run` (which the stage takes from bootkube.sh when defined)
+/// runs this build's binary with the container's /assets mapped to the asset folder:
+/// tests/bootkube.rs proves that the image renders byte for byte what the binary renders.
+/// Returns the asset folder's `ccm-bootstrap/` render.
+fn apply_as_the_stage(platform: &str, manifests: bool, work: &Path) -> (PathBuf, PathBuf) {
+    let assets = work.join("assets");
     let root = work.join("stage-root");
-    std::fs::create_dir_all(&root).expect("mkdir");
-    let mut args = vec!["placements", "--dest-dir", s(dest)];
-    if manifests {
-        args.push("--manifests");
+    for dir in ["manifests", "openshift"] {
+        std::fs::create_dir_all(assets.join(dir)).expect("mkdir");
     }
-    let lines = ccm_render(&args);
-    assert!(lines.status.success(), "{}", stderr(&lines));
-    let script = r#"set -eu
-while read -r src target mode dir_mode; do
-    install -d -m "$dir_mode" "$ROOT${target%/*}"
-    install -m "$mode" "$DEST/$src" "$ROOT$target"
-done"#;
-    let mut child = Command::new("sh")
-        .args(["-c", script])
-        .env("ROOT", &root)
-        .env("DEST", dest)
-        .env("LC_ALL", "C")
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .expect("sh runs");
-    std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), &lines.stdout).expect("feed");
-    assert!(child.wait().expect("waits").success());
-    root
+    std::fs::create_dir_all(&root).expect("mkdir");
+    for (from, to) in [
+        (
+            conformance(&format!("{platform}/infrastructure.yaml")),
+            "manifests/cluster-infrastructure-02-config.yml",
+        ),
+        (
+            conformance(&format!("{platform}/cloud-provider-config.yaml")),
+            "manifests/cloud-provider-config.yaml",
+        ),
+        (
+            conformance("network.yaml"),
+            "manifests/cluster-network-02-config.yml",
+        ),
+        (
+            credentials(platform),
+            "openshift/99_cloud-creds-secret.yaml",
+        ),
+    ] {
+        std::fs::copy(&from, assets.join(to)).expect("copy");
+    }
+    let shim = r#"
+bootkube_podman_run() {
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --rm|--quiet) shift ;;
+            --name|--user|--volume|--net) shift 2 ;;
+            -*) shift ;;
+            *) break ;;
+        esac
+    done
+    shift # the image
+    local args=() arg
+    for arg in "$@"; do args+=("${arg//\/assets/$PWD}"); done
+    "$CCM_RENDER_BIN" "${args[@]}"
+}
+. "$STAGE"
+"#;
+    let out = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", shim])
+        .current_dir(&assets)
+        .env(
+            "STAGE",
+            common::root().join("contrib/bootkube/ccm-bootstrap.sh"),
+        )
+        .env("CCM_RENDER_BIN", env!("CARGO_BIN_EXE_ccm-render"))
+        .env("CCM_RENDER_IMAGE", "localhost/ccm-render:test")
+        .env("CCM_RENDER_IMAGES", conformance("images.json"))
+        .env("CCM_BOOTSTRAP_ROOT", &root)
+        .env(
+            "CCM_BOOTSTRAP_MANIFESTS",
+            if manifests { "true" } else { "false" },
+        )
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{platform}: the stage failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        stderr(&out)
+    );
+    (root, assets)
 }
 
 fn validate(config: &Path) {
@@ -184,16 +231,22 @@ fn every_platforms_fragment_validates_and_ignition_lays_down_the_stages_tree() {
     for platform in PLATFORMS {
         for manifests in [false, true] {
             let work = tempfile::tempdir().expect("tempdir");
-            let dest = work.path().join("out");
+            let (stage_root, assets) = apply_as_the_stage(platform, manifests, work.path());
+            let by_stage = node_tree(&stage_root);
+            // The Ignition config of the same render: the same inputs, from the asset folder.
             let config = work.path().join("ccm.ign");
             let mut extra = vec!["--ignition", s(&config)];
             if manifests {
                 extra.push("--ignition-manifests");
             }
-            render(platform, &dest, &extra);
+            render(platform, &work.path().join("out"), &extra);
             validate(&config);
             let by_ignition = node_tree(&apply_with_ignition(&config, work.path()));
-            let by_stage = node_tree(&apply_as_the_stage(&dest, manifests, work.path()));
+            assert_eq!(
+                read_tree(&work.path().join("out")),
+                read_tree(&assets.join("ccm-bootstrap")),
+                "{platform}: the stage rendered the same tree"
+            );
             let files = by_stage.values().filter(|(_, b)| b.is_some()).count();
             assert!(files > 0, "{platform}: nothing placed");
             assert_eq!(

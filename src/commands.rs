@@ -1,7 +1,8 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
 use crate::cli::{
-    Cli, Command, OutputFormat, PlatformsArgs, ProviderCommand, ReleasesArgs, RenderArgs,
+    Cli, Command, OutputFormat, PlacementsArgs, PlatformsArgs, ProviderCommand, ReleasesArgs,
+    RenderArgs,
 };
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
+        Command::Placements(args) => placements(&args),
         Command::Releases(args) => releases(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
@@ -101,9 +103,28 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
     }
 }
 
-fn render(args: &RenderArgs) -> Result<ExitStatus> {
-    crate::output::check_dest(&args.dest_dir)?;
-    let files = InputFiles {
+/// `--ignition FILE`: the config for `tree` and how FILE compares with it.
+fn ignition_target(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+    release: &str,
+) -> Result<Option<crate::ignition::file::Target>> {
+    let Some(path) = &args.ignition else {
+        return Ok(None);
+    };
+    let options = crate::ignition::Options {
+        version: args
+            .ignition_version
+            .unwrap_or_else(|| crate::ignition::default_version(release)),
+        manifests: args.ignition_manifests,
+    };
+    let strict = args.check || args.diff;
+    crate::ignition::file::Target::new(path, options, tree, strict).map(Some)
+}
+
+/// The input files a `render` command line names.
+fn input_files(args: &RenderArgs) -> InputFiles {
+    InputFiles {
         infrastructure: args.infrastructure.clone(),
         install_config: args.install_config.clone(),
         install_options: crate::install_config::Options {
@@ -130,11 +151,22 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
         release: args.release.clone(),
-    };
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<ExitStatus> {
+    if let Some(dest) = &args.dest_dir {
+        crate::output::check_dest(dest)?;
+    }
+    if let Some(path) = &args.ignition {
+        crate::ignition::file::check_target(path, "--ignition")?;
+    }
+    let files = input_files(args);
     let cfg = ClusterConfig::load(&files)?;
     let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
     let rendered = render_config(&cfg, &catalogue)?;
     let tree = crate::output::tree(&rendered)?;
+    let ignition = ignition_target(args, &tree, &cfg.release.name)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
     }
@@ -143,19 +175,30 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     }
     // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
     // symbolic link, a folder where a file goes) happens here, before anything is written.
-    let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
+    let plan = match &args.dest_dir {
+        Some(dest) => crate::output::plan(&tree, dest, args.prune)?,
+        None => crate::output::Plan::default(),
+    };
     if args.check || args.diff {
-        return check(args, &plan, &tree, &rendered.warnings, &cfg.release.name);
+        return check(
+            args,
+            &plan,
+            &tree,
+            ignition.as_ref(),
+            &rendered.warnings,
+            &cfg.release.name,
+        );
     }
     // A render that changes nothing writes nothing, not even a lock file. Otherwise
     // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
     // the lock: that plan is what --output json reports.
-    let (plan, dest) = if plan.has_changes() {
-        let dest = crate::output::Dest::open(&args.dest_dir)?;
-        note_repair(dest.path(), dest.repaired());
-        (dest.plan(&tree, args.prune)?, Some(dest))
-    } else {
-        (plan, None)
+    let (plan, dest) = match &args.dest_dir {
+        Some(dest_dir) if plan.has_changes() => {
+            let dest = crate::output::Dest::open(dest_dir)?;
+            note_repair(dest.path(), dest.repaired());
+            (dest.plan(&tree, args.prune)?, Some(dest))
+        }
+        _ => (plan, None),
     };
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
@@ -165,37 +208,84 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             "--emit-infrastructure",
         )?;
     }
+    // The Ignition config too; it is put back as it was if writing the tree fails.
+    let ignition_written = match &ignition {
+        Some(target) => Some(target.write()?),
+        None => None,
+    };
     let report = match &dest {
-        Some(dest) => dest.apply(&plan)?,
-        None => crate::output::WriteReport::of(&plan),
+        Some(dest) => {
+            let applied = dest.apply(&plan);
+            if applied.is_err()
+                && let (Some(target), Some(written)) = (&ignition, ignition_written)
+            {
+                target.restore(written);
+            }
+            Some(applied?)
+        }
+        None => args
+            .dest_dir
+            .is_some()
+            .then(|| crate::output::WriteReport::of(&plan)),
     };
     drop(dest);
     if args.output == OutputFormat::Json {
-        let summary = crate::summary::render(
+        let mut summary = crate::summary::render(
             &plan,
             &tree,
-            args.dest_dir.as_str(),
+            args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             false,
             &rendered.warnings,
             &cfg.release.name,
         );
+        summary.ignition = ignition.as_ref().map(|t| t.summary(false));
         print_json(&summary)?;
     }
-    let removed = if args.prune {
-        format!(", {} removed", report.removed.len())
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "ccm-render: {} files for OpenShift {} in {} ({} written, {} unchanged{removed})",
-        tree.files.len(),
-        cfg.release.name,
-        args.dest_dir,
-        report.written.len(),
-        report.unchanged.len()
+    say_written(
+        args,
+        &tree,
+        report.as_ref(),
+        ignition.as_ref(),
+        &cfg.release.name,
     );
-    hint_left_in_place(&report.left, args.prune);
     Ok(ExitStatus::Success)
+}
+
+/// The closing lines of a render on stderr: what was written where.
+fn say_written(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+    report: Option<&crate::output::WriteReport>,
+    ignition: Option<&crate::ignition::file::Target>,
+    release: &str,
+) {
+    if let (Some(dest), Some(report)) = (&args.dest_dir, report) {
+        let removed = if args.prune {
+            format!(", {} removed", report.removed.len())
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "ccm-render: {} files for OpenShift {release} in {dest} ({} written, {} unchanged{removed})",
+            tree.files.len(),
+            report.written.len(),
+            report.unchanged.len()
+        );
+        hint_left_in_place(&report.left, args.prune);
+    }
+    if let Some(target) = ignition {
+        eprintln!(
+            "ccm-render: {} files in {} (Ignition {}, {})",
+            target.contents.files.len(),
+            target.path,
+            target.options.version,
+            if target.comparison.has_changes() {
+                "written"
+            } else {
+                "unchanged"
+            }
+        );
+    }
 }
 
 /// `--check` and `--diff`: print, write nothing, exit 1 when something would change.
@@ -203,6 +293,7 @@ fn check(
     args: &RenderArgs,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
+    ignition: Option<&crate::ignition::file::Target>,
     warnings: &[String],
     release: &str,
 ) -> Result<ExitStatus> {
@@ -212,62 +303,116 @@ fn check(
             std::io::stdout().is_terminal(),
             std::env::var_os("NO_COLOR").as_deref(),
         );
-        print_stdout(crate::diff::unified(plan, colour).as_bytes())?;
+        let mut text = crate::diff::unified(plan, colour);
+        if let Some(target) = ignition {
+            text.push_str(&crate::diff::unified(&target.comparison.plan, colour));
+            if let Some(line) = &target.comparison.whole {
+                text.push_str("# ");
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        print_stdout(text.as_bytes())?;
     } else if args.output == OutputFormat::Json {
-        print_json(&crate::summary::render(
+        let mut summary = crate::summary::render(
             plan,
             tree,
-            args.dest_dir.as_str(),
+            args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             true,
             warnings,
             release,
-        ))?;
+        );
+        summary.ignition = ignition.map(|t| t.summary(true));
+        print_json(&summary)?;
     } else {
-        print_stdout(crate::diff::check_list(plan).as_bytes())?;
+        let mut text = crate::diff::check_list(plan);
+        if let Some(target) = ignition {
+            if let Some(line) = &target.comparison.whole {
+                text.push_str(line);
+                text.push('\n');
+            }
+            text.push_str(&crate::diff::check_list(&target.comparison.plan));
+        }
+        print_stdout(text.as_bytes())?;
     }
-    let count = |c| plan.entries.iter().filter(|e| e.change == c).count();
-    let changes = count(Change::Added) + count(Change::Changed) + count(Change::Removed);
+    if let Some(dest) = &args.dest_dir {
+        report_dest_check(dest, plan, tree, args.prune, release);
+    }
+    if let Some(target) = ignition {
+        let p = &target.comparison.plan;
+        if target.comparison.has_changes() {
+            eprintln!(
+                "ccm-render: {} is out of date: {} files would change ({} added, {} changed, {} removed); run without --check/--diff to update it",
+                target.path,
+                count(p, Change::Added) + count(p, Change::Changed) + count(p, Change::Removed),
+                count(p, Change::Added),
+                count(p, Change::Changed),
+                count(p, Change::Removed),
+            );
+        } else {
+            eprintln!(
+                "ccm-render: {} is up to date ({} files)",
+                target.path,
+                target.contents.files.len()
+            );
+        }
+    }
+    let drift = plan.has_changes() || ignition.is_some_and(|t| t.comparison.has_changes());
+    Ok(if drift {
+        ExitStatus::Drift
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// How many entries of `plan` are of `change`.
+fn count(plan: &crate::output::Plan, change: Change) -> usize {
+    plan.entries.iter().filter(|e| e.change == change).count()
+}
+
+/// What `--check`/`--diff` say on stderr about `--dest-dir`.
+fn report_dest_check(
+    dest: &Utf8Path,
+    plan: &crate::output::Plan,
+    tree: &crate::output::Tree,
+    prune: bool,
+    release: &str,
+) {
     if plan.has_changes() {
         let folders = if plan.missing_folders.is_empty() {
             String::new()
         } else {
             format!(", {} folders to create", plan.missing_folders.len())
         };
+        let changes = count(plan, Change::Added)
+            + count(plan, Change::Changed)
+            + count(plan, Change::Removed);
         eprintln!(
-            "ccm-render: {} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
-            args.dest_dir,
-            count(Change::Added),
-            count(Change::Changed),
-            count(Change::Removed),
+            "ccm-render: {dest} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+            count(plan, Change::Added),
+            count(plan, Change::Changed),
+            count(plan, Change::Removed),
         );
     } else {
         eprintln!(
-            "ccm-render: {} is up to date for OpenShift {release} ({} files)",
-            args.dest_dir,
+            "ccm-render: {dest} is up to date for OpenShift {release} ({} files)",
             tree.files.len()
         );
     }
     let leftovers = &plan.leftovers;
     if leftovers.journal.is_some() {
         eprintln!(
-            "ccm-render: {}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
-            args.dest_dir,
+            "ccm-render: {dest}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
             leftovers.unfinished.len()
         );
     }
     if !leftovers.temporary.is_empty() {
         eprintln!(
-            "ccm-render: {}: temporary files left by a crashed run: {}; the next render removes them",
-            args.dest_dir,
+            "ccm-render: {dest}: temporary files left by a crashed run: {}; the next render removes them",
             leftovers.temporary.len()
         );
     }
-    hint_left_in_place(&plan.left, args.prune);
-    Ok(if plan.has_changes() {
-        ExitStatus::Drift
-    } else {
-        ExitStatus::Success
-    })
+    hint_left_in_place(&plan.left, prune);
 }
 
 /// Says on stderr what a crashed run had left in `dir` and this run repaired.
@@ -403,6 +548,27 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
     );
+    Ok(ExitStatus::Success)
+}
+
+/// `placements`: the map, or with `--dest-dir` every file of a render, for a shell to install.
+fn placements(args: &PlacementsArgs) -> Result<ExitStatus> {
+    let placed = match &args.dest_dir {
+        Some(dest) => Some(crate::placement::read::placed_files(dest, args.manifests)?),
+        None => None,
+    };
+    if args.output == OutputFormat::Json {
+        print_json(&crate::summary::placements(
+            args.manifests,
+            placed.as_deref(),
+        ))?;
+    } else {
+        let text = match &placed {
+            Some(placed) => crate::placement::file_lines(placed),
+            None => crate::placement::map_lines(args.manifests),
+        };
+        print_stdout(text.as_bytes())?;
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -99,12 +99,8 @@ fn file_diff(out: &mut String, entry: &Entry, p: Palette) {
     if old_bytes == new_bytes {
         return;
     }
-    if redact::is_hidden(path) {
-        let _ = writeln!(
-            out,
-            "contents redacted: files under {}/ hold credentials",
-            redact::SECRETS_FOLDER
-        );
+    if let Some(reason) = redact::hidden_reason(path) {
+        let _ = writeln!(out, "{reason}");
         return;
     }
     let (Some(old_text), Some(new_text)) = (

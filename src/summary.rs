@@ -17,8 +17,8 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct RenderSummary {
     /// [`FORMAT_VERSION`].
     pub format_version: u32,
-    /// `--dest-dir` as given.
-    pub dest_dir: String,
+    /// `--dest-dir` as given; null when only `--ignition` was.
+    pub dest_dir: Option<String>,
     /// True with `--check`: nothing was written, `files` says what a write would do.
     pub dry_run: bool,
     /// Whether anything changed (or, with `dryRun`, would change).
@@ -41,6 +41,132 @@ pub struct RenderSummary {
     /// Absent when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub temporary_files: Vec<String>,
+    /// With `--ignition`: the Ignition config and the files it lays down.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignition: Option<IgnitionSummary>,
+}
+
+/// The `ignition` object of [`RenderSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IgnitionSummary {
+    /// `--ignition` as given.
+    pub path: String,
+    /// `ignition.version` written.
+    pub version: String,
+    /// True with `--check`: nothing was written.
+    pub dry_run: bool,
+    /// Whether the file changed (or, with `dryRun`, would change).
+    pub changed: bool,
+    /// Every file of the config, and every file of the old config it drops, by node path.
+    pub files: Vec<IgnitionFileSummary>,
+}
+
+/// One file of [`IgnitionSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IgnitionFileSummary {
+    /// Absolute path on the bootstrap node.
+    pub path: String,
+    /// `added`, `changed`, `unchanged` or `removed`: how the existing config differed.
+    pub status: &'static str,
+    /// Mode on the node, four octal digits.
+    pub mode: Option<String>,
+}
+
+fn status_word(change: Change) -> &'static str {
+    match change {
+        Change::Added => "added",
+        Change::Changed => "changed",
+        Change::Unchanged => "unchanged",
+        Change::Removed => "removed",
+    }
+}
+
+/// Builds the `ignition` object from the comparison of the config with the existing file (paths
+/// in `plan` are node paths without their leading `/`).
+pub fn ignition(
+    plan: &Plan,
+    path: &str,
+    version: &str,
+    dry_run: bool,
+    changed: bool,
+) -> IgnitionSummary {
+    IgnitionSummary {
+        path: path.to_string(),
+        version: version.to_string(),
+        dry_run,
+        changed,
+        files: plan
+            .entries
+            .iter()
+            .map(|entry| IgnitionFileSummary {
+                path: format!("/{}", entry.path),
+                status: status_word(entry.change),
+                mode: entry
+                    .new
+                    .as_ref()
+                    .or(entry.old.as_ref())
+                    .map(|f| format!("{:04o}", f.mode)),
+            })
+            .collect(),
+    }
+}
+
+/// `placements --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementsSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The map's folders in use, in the stage's order.
+    pub folders: Vec<PlacementSummary>,
+    /// With `--dest-dir`: every file, in the stage's order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<PlacementSummary>>,
+}
+
+/// One line of `placements`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementSummary {
+    /// Relative to `--dest-dir`.
+    pub source: String,
+    /// Absolute on the node.
+    pub target: String,
+    /// Mode of the file(s) on the node.
+    pub mode: String,
+    /// Mode of the folder on the node.
+    pub dir_mode: String,
+}
+
+/// Builds `placements --output json`.
+pub fn placements(
+    manifests: bool,
+    placed: Option<&[crate::placement::Placed]>,
+) -> PlacementsSummary {
+    PlacementsSummary {
+        format_version: FORMAT_VERSION,
+        folders: crate::placement::active(manifests)
+            .map(|p| PlacementSummary {
+                source: p.source.to_string(),
+                target: p.target.to_string(),
+                mode: format!("{:04o}", p.mode),
+                dir_mode: format!("{:04o}", p.dir_mode),
+            })
+            .collect(),
+        files: placed.map(|placed| {
+            placed
+                .iter()
+                .map(|p| PlacementSummary {
+                    source: p.source.to_string(),
+                    target: p.target.to_string(),
+                    mode: format!("{:04o}", p.mode),
+                    dir_mode: format!("{:04o}", p.dir_mode),
+                })
+                .collect()
+        }),
+    }
 }
 
 /// One file of [`RenderSummary`].
@@ -72,7 +198,7 @@ pub struct FileSummary {
 pub fn render(
     plan: &Plan,
     tree: &Tree,
-    dest_dir: &str,
+    dest_dir: Option<&str>,
     dry_run: bool,
     warnings: &[String],
     release: &str,
@@ -101,7 +227,7 @@ pub fn render(
         .collect();
     RenderSummary {
         format_version: FORMAT_VERSION,
-        dest_dir: dest_dir.to_string(),
+        dest_dir: dest_dir.map(ToString::to_string),
         dry_run,
         changed: plan.has_changes(),
         files,
@@ -115,6 +241,7 @@ pub fn render(
             .iter()
             .map(ToString::to_string)
             .collect(),
+        ignition: None,
     }
 }
 

@@ -28,21 +28,25 @@
 set -euo pipefail
 
 # ---- Where each output lands ---------------------------------------------------------------
-# THE destination map of this stage (CLI contract, "Where the output lands on the bootstrap
-# node"). One line per output folder of the render that is placed:
-#   <folder> <host directory> <file mode> <directory mode>
-# A file gets the file mode, never looser than its mode in the render (so config/cloud.conf,
-# 0600 there, stays 0600). The order is the placing order: the static pods come last, because
-# the kubelet starts a pod as soon as its file appears and the pod reads the others. Nothing
-# else in this file knows these paths or modes: when ccm-render prints the map itself (issue 20,
-# `ccm-render placements`), this function's body becomes that one call, in the same format.
+# The destination map is ccm-render's own (src/placement, README "Where the output lands on the
+# bootstrap node"), the one `render --ignition` writes into an Ignition config too, so the two
+# ways of delivering a render cannot disagree. `ccm-render placements --dest-dir DIR` prints one
+# line per rendered file, in the placing order (static pods last: the kubelet starts a pod as
+# soon as its file appears, and the pod reads the others):
+#   <file, relative to DIR> <path on the node> <file mode> <mode of the file's folder>
+# This stage keeps no copy of the map: it installs what that prints.
 ccm_bootstrap_placements() {
-    echo "config /etc/kubernetes/bootstrap-configs 0644 0755"
-    echo "secrets /etc/kubernetes/bootstrap-secrets 0600 0700"
+    local args=(placements --dest-dir=/assets/ccm-bootstrap)
     if [ "${CCM_BOOTSTRAP_MANIFESTS:-false}" = true ]; then
-        echo "manifests /opt/openshift/manifests 0644 0755"
+        args+=(--manifests)
     fi
-    echo "bootstrap /etc/kubernetes/manifests 0644 0755"
+    bootkube_podman_run \
+        --rm \
+        --name "${CCM_RENDER_CONTAINER:-ccm-render}-placements" \
+        --user 0 \
+        --volume "$PWD:/assets:z" \
+        "${CCM_RENDER_IMAGE}" \
+        "${args[@]}"
 }
 # ---------------------------------------------------------------------------------------------
 
@@ -118,21 +122,15 @@ if [ ! -f ccm-bootstrap.done ]; then
         "${CCM_RENDER_IMAGE}" \
         render "${CCM_RENDER_ARGS[@]}"
 
-    while read -r folder host_dir mode dir_mode; do
-        if [ ! -d "ccm-bootstrap/${folder}" ]; then
-            continue # secrets/ exists only with credentials
+    # Read whole first, so that a failure of the image fails the stage (set -e).
+    placements="$(ccm_bootstrap_placements)"
+    while read -r source target mode dir_mode; do
+        if [ -z "${source}" ]; then
+            continue # nothing rendered (a platform without a CCM)
         fi
-        install -d --mode="${dir_mode}" "${CCM_BOOTSTRAP_ROOT:-}${host_dir}"
-        # Every file, the folder's own layout kept; none when the folder is empty (AWS has no
-        # credential file, a platform without a CCM renders nothing).
-        (cd "ccm-bootstrap/${folder}" && find . -type f -print0) |
-            while IFS= read -r -d '' file; do
-                file="${file#./}"
-                rendered_mode="$(stat --format=%a "ccm-bootstrap/${folder}/${file}")"
-                install -D --mode="$(printf '%o' $((8#${mode} & 8#${rendered_mode})))" \
-                    "ccm-bootstrap/${folder}/${file}" "${CCM_BOOTSTRAP_ROOT:-}${host_dir}/${file}"
-            done
-    done < <(ccm_bootstrap_placements)
+        install -d --mode="${dir_mode}" "${CCM_BOOTSTRAP_ROOT:-}${target%/*}"
+        install --mode="${mode}" "ccm-bootstrap/${source}" "${CCM_BOOTSTRAP_ROOT:-}${target}"
+    done <<<"${placements}"
 
     touch ccm-bootstrap.done
     if declare -F record_service_stage_success >/dev/null; then

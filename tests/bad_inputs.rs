@@ -35,47 +35,6 @@ fn cases() -> Vec<Case> {
     ccm_render::yaml::from_str(&text).expect("cases.yaml is a list of cases")
 }
 
-/// What a file-system entry is, for comparing trees: contents and mode for files, the target
-/// for links, the mode for folders.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Entry {
-    File(Vec<u8>, u32),
-    Link(PathBuf),
-    Dir(u32),
-}
-
-/// Every entry under `dir` (not following links), by path relative to it.
-fn snapshot(dir: &Path) -> BTreeMap<String, Entry> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("readable dir") {
-            let path = entry.expect("entry").path();
-            let rel = path
-                .strip_prefix(dir)
-                .expect("under dir")
-                .to_string_lossy()
-                .into_owned();
-            if rel == ccm_render::output::LOCK_FILE {
-                // Made (empty) by a run that got as far as writing, and kept: not a change.
-                continue;
-            }
-            let meta = std::fs::symlink_metadata(&path).expect("metadata");
-            let mode = meta.permissions().mode() & 0o7777;
-            let entry = if meta.file_type().is_symlink() {
-                Entry::Link(std::fs::read_link(&path).expect("link"))
-            } else if meta.is_dir() {
-                stack.push(path.clone());
-                Entry::Dir(mode)
-            } else {
-                Entry::File(std::fs::read(&path).expect("readable"), mode)
-            };
-            out.insert(rel, entry);
-        }
-    }
-    out
-}
-
 /// The good inputs of a conformance case, as (flag, path) pairs.
 fn good_inputs(base: &str) -> Vec<(String, String)> {
     let path = |rel: &str| conformance(rel).display().to_string();

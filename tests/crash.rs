@@ -6,43 +6,11 @@
 
 mod common;
 
-use common::{conformance, stderr, variant};
+use common::{Entry, conformance, snapshot, stderr, variant};
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// A file or folder of a snapshot: contents (None for a folder) and mode.
-type Snapshot = BTreeMap<String, (Option<Vec<u8>>, u32)>;
-
-/// Everything under `dir` but the lock file, with modes; folders included.
-fn snapshot(dir: &Path) -> Snapshot {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("readable dir") {
-            let path = entry.expect("entry").path();
-            let rel = path
-                .strip_prefix(dir)
-                .expect("under dir")
-                .to_string_lossy()
-                .into_owned();
-            if rel == ccm_render::output::LOCK_FILE {
-                continue;
-            }
-            let meta = std::fs::symlink_metadata(&path).expect("metadata");
-            let mode = meta.permissions().mode() & 0o7777;
-            if meta.is_dir() {
-                stack.push(path);
-                out.insert(rel, (None, mode));
-            } else {
-                out.insert(rel, (Some(std::fs::read(&path).expect("readable")), mode));
-            }
-        }
-    }
-    out
-}
 
 /// The two renders the tests switch between: Azure as the conformance case, and Azure
 /// single-node with a proxy and a Modern TLS profile (contents change, files come and go).
@@ -87,7 +55,7 @@ fn run(args: &[String]) -> Output {
 }
 
 /// The snapshots of the two renders, each into a fresh directory.
-fn expected_trees() -> [Snapshot; 2] {
+fn expected_trees() -> [BTreeMap<String, Entry>; 2] {
     [0, 1].map(|which| {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = run(&render_args(which, dir.path()));

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn s(path: &Path) -> &str {
     path.to_str().expect("utf8")
@@ -29,7 +29,7 @@ fn credentials(platform: &str) -> PathBuf {
 }
 
 /// Renders a conformance case with `--credentials` and `extra` into `dest`, asserting success.
-fn render(platform: &str, dest: &Path, extra: &[&str]) -> std::process::Output {
+fn render(platform: &str, dest: &Path, extra: &[&str]) -> Output {
     let creds = credentials(platform);
     let mut args = vec!["--credentials", s(&creds)];
     args.extend_from_slice(extra);
@@ -116,12 +116,7 @@ fn apply_with_ignition(config: &Path, work: &Path) -> PathBuf {
             .env("PATH", &path)
             .output()
             .expect("ignition runs");
-        assert!(
-            out.status.success(),
-            "ignition -stage {stage}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            stderr(&out)
-        );
+        assert_ran(&out, &format!("ignition -stage {stage}"));
     }
     root
 }
@@ -193,12 +188,7 @@ bootkube_podman_run() {
         )
         .output()
         .expect("bash runs");
-    assert!(
-        out.status.success(),
-        "{platform}: the stage failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        stderr(&out)
-    );
+    assert_ran(&out, &format!("{platform}: the stage failed"));
     (root, assets)
 }
 
@@ -207,12 +197,16 @@ fn validate(config: &Path) {
         .arg(config)
         .output()
         .expect("ignition-validate runs");
+    assert_ran(&out, &format!("ignition-validate {}", config.display()));
+}
+
+/// Fails with `what` and the tool's stdout and stderr unless it succeeded.
+fn assert_ran(out: &Output, what: &str) {
     assert!(
         out.status.success(),
-        "ignition-validate {}: {}{}",
-        config.display(),
+        "{what}: {}{}",
         String::from_utf8_lossy(&out.stdout),
-        stderr(&out)
+        stderr(out)
     );
 }
 

@@ -142,6 +142,16 @@ mod tests {
         }
     }
 
+    /// Compares an existing `f.ign` (`bytes` with `mode`, laying down `old`) with the rendered
+    /// config `new`, whose bytes are `new`.
+    fn compare_existing(bytes: &[u8], mode: u32, old: &Contents, new: &Contents) -> Comparison {
+        let file = File {
+            bytes: bytes.to_vec(),
+            mode,
+        };
+        compare(Utf8Path::new("f.ign"), Some(&file), Some(old), b"new", new)
+    }
+
     #[test]
     fn files_are_compared_by_node_path_and_dropped_ones_are_removed() {
         let old = contents(
@@ -160,17 +170,7 @@ mod tests {
                 ("/a/same", "s", 0o600),
             ],
         );
-        let file = File {
-            bytes: b"old".to_vec(),
-            mode: 0o600,
-        };
-        let c = compare(
-            Utf8Path::new("f.ign"),
-            Some(&file),
-            Some(&old),
-            b"new",
-            &new,
-        );
+        let c = compare_existing(b"old", 0o600, &old, &new);
         let changes: Vec<(&str, Change)> = c
             .plan
             .entries
@@ -193,36 +193,13 @@ mod tests {
     fn a_version_or_mode_change_alone_is_a_change_of_the_file_itself() {
         let old = contents("3.1.0", &[("/a/x", "1", 0o644)]);
         let new = contents("3.2.0", &[("/a/x", "1", 0o644)]);
-        let file = File {
-            bytes: b"old".to_vec(),
-            mode: 0o644,
-        };
-        let c = compare(
-            Utf8Path::new("f.ign"),
-            Some(&file),
-            Some(&old),
-            b"new",
-            &new,
-        );
+        let c = compare_existing(b"old", 0o644, &old, &new);
         assert!(!c.plan.has_changes());
         assert_eq!(
             c.whole.as_deref(),
             Some("changed  f.ign (Ignition version 3.1.0 -> 3.2.0, mode 0644 -> 0600)")
         );
-        let same = File {
-            bytes: b"new".to_vec(),
-            mode: 0o600,
-        };
-        assert!(
-            !compare(
-                Utf8Path::new("f.ign"),
-                Some(&same),
-                Some(&new),
-                b"new",
-                &new
-            )
-            .has_changes()
-        );
+        assert!(!compare_existing(b"new", 0o600, &new, &new).has_changes());
         assert_eq!(
             compare(Utf8Path::new("f.ign"), None, None, b"new", &new)
                 .whole

@@ -37,6 +37,11 @@ pub fn derive(
     let mut data = serde_json::Map::new();
     let mut notes = Vec::new();
     let mut missing = Missing::default();
+    let ibm = ibm::Cluster {
+        infra_id,
+        crn: ibm_instance_crn,
+        facts,
+    };
     match &ic.platform {
         Platform::None | Platform::BareMetal(_) | Platform::External(_) => {
             return Ok((None, notes));
@@ -66,26 +71,8 @@ pub fn derive(
             data.insert("config".into(), json!(nutanix(p)?));
         }
         Platform::Azure(p) => azure::derive(p, infra_id, facts, &mut missing, &mut data)?,
-        Platform::IbmCloud(p) => {
-            ibm::ibmcloud(
-                p,
-                infra_id,
-                ibm_instance_crn,
-                facts,
-                &mut missing,
-                &mut data,
-            )?;
-        }
-        Platform::PowerVs(p) => {
-            ibm::powervs(
-                p,
-                infra_id,
-                ibm_instance_crn,
-                facts,
-                &mut missing,
-                &mut data,
-            )?;
-        }
+        Platform::IbmCloud(p) => ibm::ibmcloud(p, ibm, &mut missing, &mut data)?,
+        Platform::PowerVs(p) => ibm::powervs(p, ibm, &mut missing, &mut data)?,
         Platform::OpenStack(p) => {
             openstack::derive(p, facts, &mut missing, &mut notes, &mut data)?;
         }

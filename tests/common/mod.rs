@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -48,6 +49,48 @@ pub fn assert_refused_untouched(
     assert!(err.lines().count() <= 3, "{err}");
     assert_eq!(read_tree(dest), before, "dest dir changed: {message}");
     err
+}
+
+/// What a file-system entry is, for comparing trees: contents and mode for files, the target
+/// for links, the mode for folders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    File(Vec<u8>, u32),
+    Link(PathBuf),
+    Dir(u32),
+}
+
+/// Every entry under `dir` (not following links), by path relative to it, but the lock file:
+/// what a run must leave exactly as it was, or exactly as a render lays it down.
+pub fn snapshot(dir: &Path) -> BTreeMap<String, Entry> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("readable dir") {
+            let path = entry.expect("entry").path();
+            let rel = path
+                .strip_prefix(dir)
+                .expect("under dir")
+                .to_string_lossy()
+                .into_owned();
+            if rel == ccm_render::output::LOCK_FILE {
+                // Made (empty) by a run that got as far as writing, and kept: not a change.
+                continue;
+            }
+            let meta = std::fs::symlink_metadata(&path).expect("metadata");
+            let mode = meta.permissions().mode() & 0o7777;
+            let entry = if meta.file_type().is_symlink() {
+                Entry::Link(std::fs::read_link(&path).expect("link"))
+            } else if meta.is_dir() {
+                stack.push(path.clone());
+                Entry::Dir(mode)
+            } else {
+                Entry::File(std::fs::read(&path).expect("readable"), mode)
+            };
+            out.insert(rel, entry);
+        }
+    }
+    out
 }
 
 /// Every file under `dir`, by path relative to it.

@@ -45,14 +45,28 @@ fn account(crn: Option<&str>, missing: &mut Missing) -> Result<Option<String>> {
     Ok(None)
 }
 
+/// What both derivations read besides their own platform section: the caller passes the same
+/// three to `ibmcloud.CloudProviderConfig` and `powervs.CloudProviderConfig`
+/// (`pkg/asset/manifests/cloudproviderconfig.go`).
+#[derive(Clone, Copy)]
+pub struct Cluster<'a> {
+    pub infra_id: &'a str,
+    /// `--ibm-instance-crn`, the account ID's source.
+    pub crn: Option<&'a str>,
+    pub facts: &'a PlatformFacts,
+}
+
 pub fn ibmcloud(
     p: &IbmCloud,
-    infra_id: &str,
-    crn: Option<&str>,
-    facts: &PlatformFacts,
+    cluster: Cluster<'_>,
     missing: &mut Missing,
     data: &mut Map<String, Value>,
 ) -> Result<()> {
+    let Cluster {
+        infra_id,
+        crn,
+        facts,
+    } = cluster;
     let account = account(crn, missing)?;
     // Existing subnets are named in the install-config; the installer looks them up by name,
     // control plane first, and writes their names.
@@ -218,12 +232,15 @@ fn powervs_region(region: &str) -> Result<(&'static str, &'static [&'static str]
 
 pub fn powervs(
     p: &PowerVs,
-    infra_id: &str,
-    crn: Option<&str>,
-    facts: &PlatformFacts,
+    cluster: Cluster<'_>,
     missing: &mut Missing,
     data: &mut Map<String, Value>,
 ) -> Result<()> {
+    let Cluster {
+        infra_id,
+        crn,
+        facts,
+    } = cluster;
     let account = account(crn, missing)?;
     let vpc_region = if p.vpc_region.is_empty() {
         powervs_region(&p.region)?.0.to_string()
@@ -322,6 +339,35 @@ fn powervs_overrides(endpoints: &[ServiceEndpoint]) -> PowerVsOverrides {
 mod tests {
     use super::*;
 
+    /// An account the tests' CRN names.
+    const CRN: &str = "crn:v1:x:x:x:x:a/acc:y::";
+
+    type Derive<P> = fn(&P, Cluster<'_>, &mut Missing, &mut Map<String, Value>) -> Result<()>;
+
+    /// Runs one derivation for `infra_id` with `crn` and `facts`: the data it wrote and what it
+    /// found missing.
+    fn run<P>(
+        derive: Derive<P>,
+        p: &P,
+        infra_id: &str,
+        crn: Option<&str>,
+        facts: &PlatformFacts,
+    ) -> Result<(Map<String, Value>, Missing)> {
+        let mut data = Map::new();
+        let mut missing = Missing::default();
+        derive(
+            p,
+            Cluster {
+                infra_id,
+                crn,
+                facts,
+            },
+            &mut missing,
+            &mut data,
+        )?;
+        Ok((data, missing))
+    }
+
     #[test]
     fn the_account_is_the_crn_scope() {
         assert_eq!(
@@ -353,17 +399,14 @@ mod tests {
             compute_zones: zones,
             ..IbmCloud::default()
         };
-        let mut data = Map::new();
-        let mut missing = Missing::default();
         let crn =
             "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:x::";
-        ibmcloud(
+        let (data, missing) = run(
+            ibmcloud,
             &p,
             "ocp4-8pxks",
             Some(crn),
             &PlatformFacts::default(),
-            &mut missing,
-            &mut data,
         )
         .expect("ok");
         assert!(missing.is_empty());
@@ -382,15 +425,12 @@ mod tests {
             compute_subnets: vec!["existing-subnet-compute-eu-gb-1".into()],
             ..IbmCloud::default()
         };
-        let mut data = Map::new();
-        let mut missing = Missing::default();
-        ibmcloud(
+        let (data, _) = run(
+            ibmcloud,
             &p,
             "ocp4-hf4vtt",
-            Some("crn:v1:x:x:x:x:a/acc:y::"),
+            Some(CRN),
             &PlatformFacts::default(),
-            &mut missing,
-            &mut data,
         )
         .expect("ok");
         let text = data["config"].as_str().expect("text");
@@ -411,16 +451,7 @@ mod tests {
             control_plane_zones: vec!["us-south-1".into()],
             ..IbmCloud::default()
         };
-        let mut missing = Missing::default();
-        ibmcloud(
-            &p,
-            "c-x",
-            None,
-            &PlatformFacts::default(),
-            &mut missing,
-            &mut Map::new(),
-        )
-        .expect("ok");
+        let (_, missing) = run(ibmcloud, &p, "c-x", None, &PlatformFacts::default()).expect("ok");
         let text = missing.message("ibmcloud");
         assert!(
             text.contains("--ibm-instance-crn (") && text.contains("--ibmcloud-zones ("),
@@ -430,17 +461,7 @@ mod tests {
             ibmcloud_zones: Some(vec!["us-south-2".into()]),
             ..PlatformFacts::default()
         };
-        let mut data = Map::new();
-        let mut missing = Missing::default();
-        ibmcloud(
-            &p,
-            "c-x",
-            Some("crn:v1:x:x:x:x:a/acc:y::"),
-            &facts,
-            &mut missing,
-            &mut data,
-        )
-        .expect("ok");
+        let (data, _) = run(ibmcloud, &p, "c-x", Some(CRN), &facts).expect("ok");
         assert!(data["config"].as_str().expect("text").contains(
             "g2VpcSubnetNames = c-x-subnet-compute-us-south-2,c-x-subnet-control-plane-us-south-1\n"
         ));
@@ -483,15 +504,12 @@ mod tests {
 
     #[test]
     fn powervs_defaults_are_the_capi_subnets_and_a_named_workspace() {
-        let mut data = Map::new();
-        let mut missing = Missing::default();
-        powervs(
+        let (data, _) = run(
+            powervs,
             &powervs_case(),
             "c-x",
-            Some("crn:v1:x:x:x:x:a/acc:y::"),
+            Some(CRN),
             &PlatformFacts::default(),
-            &mut missing,
-            &mut data,
         )
         .expect("ok");
         assert_eq!(
@@ -509,16 +527,8 @@ mod tests {
             vpc_region: "us-east".into(),
             ..powervs_case()
         };
-        let mut missing = Missing::default();
-        powervs(
-            &p,
-            "c-x",
-            Some("crn:v1:x:x:x:x:a/acc:y::"),
-            &PlatformFacts::default(),
-            &mut missing,
-            &mut Map::new(),
-        )
-        .expect("ok");
+        let (_, missing) =
+            run(powervs, &p, "c-x", Some(CRN), &PlatformFacts::default()).expect("ok");
         assert!(
             missing
                 .message("powervs")
@@ -528,17 +538,7 @@ mod tests {
             powervs_vpc_subnets: Some(vec!["found".into()]),
             ..PlatformFacts::default()
         };
-        let mut data = Map::new();
-        let mut missing = Missing::default();
-        powervs(
-            &p,
-            "c-x",
-            Some("crn:v1:x:x:x:x:a/acc:y::"),
-            &facts,
-            &mut missing,
-            &mut data,
-        )
-        .expect("ok");
+        let (data, _) = run(powervs, &p, "c-x", Some(CRN), &facts).expect("ok");
         let text = data["config"].as_str().expect("text");
         for line in [
             "region = us-east\n",
@@ -557,15 +557,8 @@ mod tests {
             region: "mars".into(),
             ..powervs_case()
         };
-        let err = powervs(
-            &p,
-            "c-x",
-            Some("crn:v1:x:x:x:x:a/acc:y::"),
-            &PlatformFacts::default(),
-            &mut Missing::default(),
-            &mut Map::new(),
-        )
-        .expect_err("unknown");
+        let err =
+            run(powervs, &p, "c-x", Some(CRN), &PlatformFacts::default()).expect_err("unknown");
         assert!(
             err.to_string()
                 .starts_with("platform.powervs.region: \"mars\""),

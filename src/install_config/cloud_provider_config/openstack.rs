@@ -172,16 +172,21 @@ mod tests {
         (data, missing, notes)
     }
 
+    /// An install-config platform section naming only its external network.
+    fn with_external_network(name: &str) -> OpenStack {
+        OpenStack {
+            external_network: name.into(),
+            ..OpenStack::default()
+        }
+    }
+
     const CLOUDS: &str = "clouds:\n  openstack:\n    auth: {auth_url: https://k.example.com:5000/v3, password: hunter2}\n    region_name: regionOne\n";
 
     /// `generateCloudProviderConfig`: the region of the cloud, then the external network's ID
     /// under `[LoadBalancer]` after a blank line.
     #[test]
     fn region_and_floating_network_as_the_installer_writes_them() {
-        let p = OpenStack {
-            external_network: "external".into(),
-            ..OpenStack::default()
-        };
+        let p = with_external_network("external");
         let facts = PlatformFacts {
             openstack_external_network_id: Some("5b4f5c5e-0000-0000-0000-000000000000".into()),
             ..facts_with(CLOUDS)
@@ -197,10 +202,7 @@ mod tests {
 
     #[test]
     fn without_octavia_the_load_balancer_is_off_and_no_network_is_needed() {
-        let p = OpenStack {
-            external_network: "external".into(),
-            ..OpenStack::default()
-        };
+        let p = with_external_network("external");
         let facts = PlatformFacts {
             openstack_octavia: Some(false),
             ..facts_with(CLOUDS)
@@ -262,10 +264,7 @@ mod tests {
 
     #[test]
     fn missing_facts_are_all_named() {
-        let p = OpenStack {
-            external_network: "public".into(),
-            ..OpenStack::default()
-        };
+        let p = with_external_network("public");
         let facts = PlatformFacts {
             openstack_octavia: Some(true),
             ..PlatformFacts::default()

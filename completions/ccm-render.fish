@@ -32,11 +32,11 @@ complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "provider" -d 
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure -l cluster-infrastructure-file -d 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml: derive the Infrastructure, Proxy and cloud config from it, as the installer would' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure-name -d 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ibm-instance-crn -d 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream)' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, or the cloud-controller-manager-images ConfigMap that carries it' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release\'s image-references ImageStream' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l cloud-config -l cloud-config-file -d 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l proxy -d 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families' -r -F

@@ -146,7 +146,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
     pub infrastructure: Option<Utf8PathBuf>,
 
-    /// install-config.yaml: derive the Infrastructure, Proxy and cloud config from it, as the installer would.
+    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub install_config: Option<Utf8PathBuf>,
 
@@ -172,7 +172,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub emit_infrastructure: Option<Utf8PathBuf>,
 
-    /// images.json, or the cloud-controller-manager-images ConfigMap that carries it.
+    /// images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release's image-references ImageStream.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "images-file")]
     pub images: Utf8PathBuf,
 

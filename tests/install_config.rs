@@ -175,6 +175,65 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
     }
 }
 
+/// The `kube-system/cluster-config-v1` ConfigMap carrying `text` under `install-config`, as
+/// the installer writes `manifests/cluster-config.yaml`.
+fn cluster_config_v1(text: &str) -> String {
+    let config_map = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "cluster-config-v1", "namespace": "kube-system"},
+        "data": {"install-config": text},
+    });
+    ccm_render::yaml::to_string(&config_map).expect("serialisable")
+}
+
+#[test]
+fn the_cluster_config_v1_configmap_renders_as_the_install_config_it_carries() {
+    for c in &CASES {
+        let work = tempfile::tempdir().expect("tempdir");
+        let plain = work.path().join("plain");
+        let out = run(&install_config_args(
+            c,
+            &plain,
+            &work.path().join("plain.yaml"),
+        ));
+        assert_eq!(out.status.code(), Some(0), "{}: {}", c.dir, stderr(&out));
+
+        let text = std::fs::read_to_string(case_file(c.dir, "install-config.yaml")).expect("read");
+        let wrapped = work.path().join("cluster-config.yaml");
+        std::fs::write(&wrapped, cluster_config_v1(&text)).expect("write");
+        let from_config_map = work.path().join("wrapped");
+        let mut args = install_config_args(c, &from_config_map, &work.path().join("wrapped.yaml"));
+        let at = args
+            .iter()
+            .position(|a| a == "--install-config")
+            .expect("flag");
+        args[at + 1] = s(&wrapped);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", c.dir, stderr(&out));
+        assert_eq!(read_tree(&plain), read_tree(&from_config_map), "{}", c.dir);
+        assert_eq!(
+            std::fs::read(work.path().join("plain.yaml")).expect("emitted"),
+            std::fs::read(work.path().join("wrapped.yaml")).expect("emitted"),
+            "{}",
+            c.dir
+        );
+    }
+}
+
+#[test]
+fn a_bad_install_config_inside_the_configmap_names_the_file_key_and_field() {
+    let text = std::fs::read_to_string(case_file("aws", "install-config.yaml")).expect("read");
+    let file = tempfile::NamedTempFile::new().expect("temp");
+    let text = text.replace("baseDomain: example.com\n", "");
+    std::fs::write(file.path(), cluster_config_v1(&text)).expect("write");
+    let message = format!(
+        "{} (data.install-config): baseDomain: required",
+        s(file.path())
+    );
+    assert_bad(|dest| with_install_config(file.path(), dest, &[]), &message);
+}
+
 #[test]
 fn the_proxy_from_the_install_config_reaches_the_ccm_containers() {
     let work = tempfile::tempdir().expect("tempdir");

@@ -166,17 +166,46 @@ impl Derived {
     }
 }
 
-/// Reads and checks an install-config file.
+/// Reads and checks an install-config file: the install-config itself, or the
+/// `kube-system/cluster-config-v1` ConfigMap that carries it under `data.install-config` (what
+/// installer `pkg/asset/manifests/operators.go` writes as `manifests/cluster-config.yaml`, and
+/// what bootkube hands to the etcd and machine-config renders).
 pub fn load(path: &Utf8Path) -> Result<InstallConfig> {
     let text = crate::inputs::read_text(path)?;
-    let mut docs = crate::inputs::parse_documents(&text, path)?;
+    parse_text(&text, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
+    let mut docs = crate::inputs::parse_documents(text, path)?;
     if docs.len() != 1 {
         bail!(
             "{path}: holds {} YAML documents; an install-config is one",
             docs.len()
         );
     }
-    parse(&docs.remove(0)).map_err(|err| anyhow!("{path}: {err}"))
+    let doc = docs.remove(0);
+    if crate::inputs::kind_of(&doc) != "ConfigMap" {
+        return parse(&doc).map_err(|err| anyhow!("{path}: {err}"));
+    }
+    crate::inputs::check_api_version(&doc, "", &["v1"], path)?;
+    let inner = match doc.pointer("/data/install-config") {
+        Some(Value::String(inner)) => inner,
+        None | Some(Value::Null) => {
+            bail!("{path}: the ConfigMap has no data.install-config key")
+        }
+        Some(_) => bail!("{path}: data.install-config is not a string"),
+    };
+    let origin = format!("{path} (data.install-config)");
+    let mut docs = crate::yaml::documents(inner)
+        .map_err(|err| anyhow!("{origin}: not valid YAML or JSON: {err}"))?;
+    if docs.len() != 1 {
+        bail!(
+            "{origin}: holds {} YAML documents; an install-config is one",
+            docs.len()
+        );
+    }
+    parse(&docs.remove(0)).map_err(|err| anyhow!("{origin}: {err}"))
 }
 
 /// Reads the install-config's fields into typed records, naming the field of a wrong type.

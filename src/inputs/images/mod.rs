@@ -1,6 +1,10 @@
-//! The images: a plain `images.json` object, or the `cloud-controller-manager-images` ConfigMap
+//! The images: a plain `images.json` object, the `cloud-controller-manager-images` ConfigMap
 //! that carries it under `data."images.json"` (as CCCMO's `manifests/01_images.configmap.yaml`
-//! does). Which one a file holds is detected from its content.
+//! does), or the release payload's `image-references` ImageStream (what
+//! `oc adm release extract` gives; see [`image_stream`]). Which one a file holds is detected
+//! from its content.
+
+pub mod image_stream;
 
 use super::{kind_of, parse_documents, pick_object, read_text};
 use anyhow::{Result, anyhow, bail};
@@ -14,6 +18,11 @@ pub struct Images {
     entries: BTreeMap<String, String>,
     /// Where they came from, for error messages.
     origin: String,
+    /// Read from an `image-references` ImageStream: a missing key is reported as its tag.
+    from_image_stream: bool,
+    /// The release version an `image-references` ImageStream names (its `metadata.name`, e.g.
+    /// `4.20.15`); `None` for images.json, the ConfigMap, and a stream without a name.
+    pub release: Option<String>,
 }
 
 impl Images {
@@ -21,10 +30,16 @@ impl Images {
     pub fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
         match self.entries.get(key) {
             Some(image) if !image.is_empty() => Ok(image),
-            _ => Err(anyhow!(
-                "{}: no {key:?} entry, which {needed_by} needs",
-                self.origin
-            )),
+            _ => match image_stream::tag_for(key).filter(|_| self.from_image_stream) {
+                Some(tag) => Err(anyhow!(
+                    "{}: no tag {tag} (images.json key {key:?}), which {needed_by} needs",
+                    self.origin
+                )),
+                None => Err(anyhow!(
+                    "{}: no {key:?} entry, which {needed_by} needs",
+                    self.origin
+                )),
+            },
         }
     }
 
@@ -41,11 +56,13 @@ impl Images {
         Ok(Self {
             entries,
             origin: origin.to_string(),
+            from_image_stream: false,
+            release: None,
         })
     }
 }
 
-/// Reads images from a file holding either form.
+/// Reads images from a file holding any of the three forms.
 pub fn load(path: &Utf8Path) -> Result<Images> {
     parse(&read_text(path)?, path)
 }
@@ -53,8 +70,21 @@ pub fn load(path: &Utf8Path) -> Result<Images> {
 /// [`load`] on text already read (`path` only names it in errors).
 pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
     let docs = parse_documents(text, path)?;
-    let is_configmap_stream = docs.iter().any(|d| !kind_of(d).is_empty());
-    let (object, origin) = if is_configmap_stream {
+    let has = |kind: &str| docs.iter().any(|d| kind_of(d) == kind);
+    let is_object_stream = docs.iter().any(|d| !kind_of(d).is_empty());
+    if has("ImageStream") {
+        if has("ConfigMap") {
+            bail!("{path}: holds both a ConfigMap and an ImageStream; keep only the one to use");
+        }
+        let stream = pick_object(docs, "ImageStream", &[], path)?;
+        super::check_api_version(&stream, "image.openshift.io", &["v1"], path)?;
+        let parsed = image_stream::parse(&stream, path)?;
+        let mut images = Images::from_entries(&format!("{path} (spec.tags)"), parsed.entries)?;
+        images.from_image_stream = true;
+        images.release = parsed.release;
+        return Ok(images);
+    }
+    let (object, origin) = if is_object_stream {
         let cm = pick_object(
             docs,
             "ConfigMap",
@@ -158,6 +188,55 @@ mod tests {
             load_text("apiVersion: v1\nkind: ConfigMap\ndata:\n  other: x\n").expect_err("no key");
         assert!(
             err.to_string().contains("no data.\"images.json\" key"),
+            "{err}"
+        );
+    }
+
+    const STREAM: &str = "kind: ImageStream\napiVersion: image.openshift.io/v1\nmetadata:\n  name: 4.20.15\nspec:\n  tags:\n  - name: aws-cloud-controller-manager\n    from:\n      kind: DockerImage\n      name: quay.io/r/aws@sha256:1111111111111111111111111111111111111111111111111111111111111111\n  - name: azure-cloud-node-manager\n    from:\n      kind: DockerImage\n      name: quay.io/r/cnm:2\n";
+
+    #[test]
+    fn image_references_stream_maps_tags_to_keys_and_names_the_release() {
+        let images = load_text(STREAM).expect("ok");
+        assert_eq!(images.release.as_deref(), Some("4.20.15"));
+        assert_eq!(
+            images.get("cloudNodeManagerAzure", "azure").expect("found"),
+            "quay.io/r/cnm:2"
+        );
+        assert!(
+            images
+                .get("cloudControllerManagerAWS", "aws")
+                .expect("found")
+                .starts_with("quay.io/r/aws@sha256:")
+        );
+    }
+
+    #[test]
+    fn a_key_missing_from_the_stream_is_reported_as_its_tag() {
+        let err = load_text(STREAM)
+            .expect("ok")
+            .get("cloudControllerManagerGCP", "the gcp provider")
+            .expect_err("missing");
+        assert!(
+            err.to_string().ends_with(
+                "(spec.tags): no tag gcp-cloud-controller-manager (images.json key \"cloudControllerManagerGCP\"), which the gcp provider needs"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn plain_images_have_no_release() {
+        let images = load_text(r#"{"cloudControllerManagerAWS": "quay.io/a/b:1"}"#).expect("ok");
+        assert_eq!(images.release, None);
+    }
+
+    #[test]
+    fn a_configmap_and_an_image_stream_together_are_ambiguous() {
+        let text = format!("{STREAM}---\napiVersion: v1\nkind: ConfigMap\ndata: {{}}\n");
+        let err = load_text(&text).expect_err("ambiguous");
+        assert!(
+            err.to_string()
+                .contains("both a ConfigMap and an ImageStream"),
             "{err}"
         );
     }

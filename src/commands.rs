@@ -26,7 +26,8 @@ impl From<ExitStatus> for std::process::ExitCode {
     }
 }
 
-/// Runs a parsed command line.
+/// Runs a parsed command line. Meant for the binary, once per process: a render leaves what it
+/// built to the operating system instead of freeing it (see [`left_for_exit`]).
 pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
@@ -59,6 +60,19 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
     }
 }
 
+/// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
+/// into the render rather than copied.
+pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
+    let chosen = match catalogue.select_for(&cfg.infrastructure) {
+        Selection::Provider(provider) => provider.name().to_string(),
+        Selection::NoCcm(_) => return render_config(cfg, &catalogue),
+    };
+    match catalogue.providers.remove(&chosen) {
+        Some(provider) => crate::render::render_owned(cfg, provider, &catalogue.common),
+        None => render_config(cfg, &catalogue),
+    }
+}
+
 fn render(args: &RenderArgs) -> Result<ExitStatus> {
     crate::output::check_dest(&args.dest_dir)?;
     let files = InputFiles {
@@ -85,7 +99,7 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         None => Catalogue::builtin_for(&cfg.infrastructure)?,
         Some(dir) => load_catalogue(Some(dir))?,
     };
-    let rendered = render_config(&cfg, &catalogue)?;
+    let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
@@ -131,7 +145,16 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         report.unchanged.len()
     );
     hint_left_in_place(&report.left, args.prune);
+    left_for_exit((cfg, rendered, tree, plan, report));
     Ok(ExitStatus::Success)
+}
+
+/// Leaves `value` to the operating system, which takes the whole heap back when the process
+/// exits a moment later, instead of freeing it one allocation at a time: freeing the parsed and
+/// rendered objects of a render was a sixth of its instructions (callgrind, Azure: 0.66 M of
+/// 4.1 M). Only for what a command built and used last, just before it returns to `main`.
+fn left_for_exit<T>(value: T) {
+    std::mem::forget(value);
 }
 
 /// `--check` and `--diff`: print, write nothing, exit 1 when something would change.

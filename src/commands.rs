@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
+        Command::Matrix(args) => crate::matrix::run(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
         Command::Completions { shell } => {
@@ -238,7 +239,7 @@ fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
 }
 
 /// Writes to stdout; a closed pipe (`ccm-render platforms | head`) is not an error.
-fn print_stdout(bytes: &[u8]) -> Result<()> {
+pub(crate) fn print_stdout(bytes: &[u8]) -> Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {

@@ -12,6 +12,7 @@ pub mod features;
 pub mod inputs;
 pub mod install_config;
 pub mod json_fields;
+pub mod matrix;
 pub mod output;
 pub mod providers;
 pub mod redact;

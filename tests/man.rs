@@ -18,6 +18,7 @@ fn committed_man_pages_are_current() {
             "ccm-render-render.1",
             "ccm-render-platforms.1",
             "ccm-render-provider.1",
+            "ccm-render-matrix.1",
             "ccm-render-completions.1"
         ]
     );

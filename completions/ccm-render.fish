@@ -33,21 +33,28 @@ complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "matrix" -d 'R
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure -l cluster-infrastructure-file -d 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l install-config -d 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure-name -d 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ibm-instance-crn -d 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN' -r
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l azure-stack-endpoints -d 'With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config\'s key endpoints)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ibmcloud-zones -d 'With --install-config on IBM Cloud: the region\'s zones, comma-separated, for pools that name none' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l powervs-vpc-subnets -d 'With --install-config on PowerVS with platform.powervs.vpcName: that VPC\'s subnets, comma-separated' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-external-network-id -d 'With --install-config on OpenStack with platform.openstack.externalNetwork: that network\'s ID' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-octavia -d 'With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell)' -r -f -a "true\t''
+false\t''"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-ca-cert -d 'With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release\'s image-references ImageStream' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l cloud-config -l cloud-config-file -d 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l proxy -d 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l feature-gate -d 'The FeatureGate manifest; without it, the OpenShift Default feature set' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l apiserver -d 'The APIServer manifest (TLS security profile); without it, the Intermediate profile' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credentials -d 'The installer\'s root credentials Secret for the platform (kube-system), or the CCM\'s own Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l provider-dir -d 'A folder of provider folders that add to or override the built-in providers' -r -f -a "(__fish_complete_directories)"
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)' -r -f -a "(__fish_complete_directories)"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l color -d 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always'
 never\t'Never'"

@@ -20,7 +20,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Render the objects for one cluster into a directory.
-    #[command(after_help = RENDER_EXAMPLES)]
+    #[command(after_help = render_after_help())]
     Render(Box<RenderArgs>),
     /// List the platforms ccm-render knows and what each needs.
     #[command(after_help = PLATFORMS_EXAMPLES)]
@@ -141,6 +141,15 @@ Examples:
 Exit status: 0 success (with --check/--diff: nothing would change), 1 with --check/--diff:
 something would change, 2 usage error, bad input or I/O failure (DIR is left as it was).";
 
+/// `render --help`'s epilogue: the examples, then what each platform needs besides the
+/// install-config (the table the README holds too, from the same data).
+fn render_after_help() -> String {
+    format!(
+        "{RENDER_EXAMPLES}\n\n{}",
+        crate::install_config::facts::help_table()
+    )
+}
+
 const PLATFORMS_EXAMPLES: &str = "\
 Examples:
   # Which images.json keys does OpenStack need?
@@ -149,6 +158,9 @@ Examples:
   # The host files each bootstrap pod reads, for a script:
   ccm-render platforms --output json | jq -r '.platforms[] | select(.ccm) | .bootstrapHostFiles[].path'";
 
+/// The help heading of the `--<platform>-<fact>` flags.
+const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
+
 /// Arguments of `render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
@@ -156,7 +168,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
     pub infrastructure: Option<Utf8PathBuf>,
 
-    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy and cloud config from it, as the installer would.
+    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub install_config: Option<Utf8PathBuf>,
 
@@ -178,7 +190,31 @@ pub struct RenderArgs {
     )]
     pub ibm_instance_crn: Option<String>,
 
-    /// With --install-config: also write the derived Infrastructure, cloud-provider-config and Proxy to FILE (one YAML stream).
+    /// With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config's key endpoints).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub azure_stack_endpoints: Option<Utf8PathBuf>,
+
+    /// With --install-config on IBM Cloud: the region's zones, comma-separated, for pools that name none.
+    #[arg(long, value_name = "ZONES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub ibmcloud_zones: Option<String>,
+
+    /// With --install-config on PowerVS with platform.powervs.vpcName: that VPC's subnets, comma-separated.
+    #[arg(long, value_name = "NAMES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub powervs_vpc_subnets: Option<String>,
+
+    /// With --install-config on OpenStack with platform.openstack.externalNetwork: that network's ID.
+    #[arg(long, value_name = "ID", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_external_network_id: Option<String>,
+
+    /// With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell).
+    #[arg(long, value_name = "BOOL", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_octavia: Option<bool>,
+
+    /// With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_ca_cert: Option<Utf8PathBuf>,
+
+    /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub emit_infrastructure: Option<Utf8PathBuf>,
 
@@ -194,7 +230,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub proxy: Option<Utf8PathBuf>,
 
-    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families.
+    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub network: Option<Utf8PathBuf>,
 
@@ -223,7 +259,9 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 
-    /// Output root (created if missing): bootstrap/, config/, manifests/.
+    /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
+    /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
+    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub dest_dir: Utf8PathBuf,
 

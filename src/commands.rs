@@ -54,8 +54,15 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
+        // The inputs' own warnings (an install-config's notes among them) come first, as in
+        // a render: they often say why there is no CCM.
         Selection::NoCcm(reason) => Ok(Rendered {
-            warnings: vec![format!("{reason}; rendering nothing")],
+            warnings: cfg
+                .warnings
+                .iter()
+                .cloned()
+                .chain([format!("{reason}; rendering nothing")])
+                .collect(),
             ..Rendered::default()
         }),
     }
@@ -83,6 +90,15 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             infrastructure_name: args.infrastructure_name.clone(),
             ibm_instance_crn: args.ibm_instance_crn.clone(),
             cloud_config_given: args.cloud_config.is_some(),
+            facts: crate::install_config::facts::PlatformFacts::default(),
+        },
+        fact_flags: crate::install_config::facts::FactFlags {
+            azure_stack_endpoints: args.azure_stack_endpoints.clone(),
+            ibmcloud_zones: args.ibmcloud_zones.clone(),
+            powervs_vpc_subnets: args.powervs_vpc_subnets.clone(),
+            openstack_external_network_id: args.openstack_external_network_id.clone(),
+            openstack_octavia: args.openstack_octavia,
+            openstack_ca_cert: args.openstack_ca_cert.clone(),
         },
         images: args.images.clone(),
         cloud_config: args.cloud_config.clone(),
@@ -108,13 +124,23 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     for note in &rendered.notes {
         eprintln!("note: {note}");
     }
-    // The plan is computed before any write: it is what --check prints, and what
-    // --output json reports for a write (added and changed, which the write itself merges).
+    // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
+    // symbolic link, a folder where a file goes) happens here, before anything is written.
     let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
     if args.check || args.diff {
         return check(args, &plan, &tree, &rendered.warnings);
     }
-    // Written before the tree, so that a failure here leaves --dest-dir untouched.
+    // A render that changes nothing writes nothing, not even a lock file. Otherwise
+    // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
+    // the lock: that plan is what --output json reports.
+    let (plan, dest) = if plan.has_changes() {
+        let dest = crate::output::Dest::open(&args.dest_dir)?;
+        note_repair(dest.path(), dest.repaired());
+        (dest.plan(&tree, args.prune)?, Some(dest))
+    } else {
+        (plan, None)
+    };
+    // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
         crate::output::write_file(
             path,
@@ -122,7 +148,11 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             "--emit-infrastructure",
         )?;
     }
-    let report = crate::output::apply(&tree, &args.dest_dir, args.prune)?;
+    let report = match &dest {
+        Some(dest) => dest.apply(&plan)?,
+        None => crate::output::WriteReport::of(&plan),
+    };
+    drop(dest);
     if args.output == OutputFormat::Json {
         let summary = crate::summary::render(
             &plan,
@@ -205,12 +235,43 @@ fn check(
             tree.files.len()
         );
     }
+    let leftovers = &plan.leftovers;
+    if leftovers.journal.is_some() {
+        eprintln!(
+            "ccm-render: {}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
+            args.dest_dir,
+            leftovers.unfinished.len()
+        );
+    }
+    if !leftovers.temporary.is_empty() {
+        eprintln!(
+            "ccm-render: {}: temporary files left by a crashed run: {}; the next render removes them",
+            args.dest_dir,
+            leftovers.temporary.len()
+        );
+    }
     hint_left_in_place(&plan.left, args.prune);
     Ok(if plan.has_changes() {
         ExitStatus::Drift
     } else {
         ExitStatus::Success
     })
+}
+
+/// Says on stderr what a crashed run had left in `dir` and this run repaired.
+fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
+    if repaired.journal.is_some() {
+        eprintln!(
+            "note: {dir}: completed an update that a crashed run left half done (files it had yet to update: {})",
+            repaired.unfinished.len()
+        );
+    }
+    if !repaired.temporary.is_empty() {
+        eprintln!(
+            "note: {dir}: removed temporary files a crashed run left: {}",
+            repaired.temporary.len()
+        );
+    }
 }
 
 /// Says on stderr which files under the output folders this render does not produce.
@@ -310,7 +371,9 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
         anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");
     }
     let tree = crate::scaffold::tree(name, dest.as_str())?;
-    crate::output::write(&tree, &dest)?;
+    // No lock file: it would be read as a file of the provider.
+    let folder = crate::output::Dest::open_unlocked(&dest)?;
+    folder.apply(&folder.plan(&tree, false)?)?;
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
     );
@@ -328,7 +391,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<14} {:<15} {:<17} {:<22} IMAGES.JSON KEYS",
+        "{:<14} {:<15} {:<19} {:<22} IMAGES.JSON KEYS",
         "PLATFORM", "PROVIDER", "CCM", "CLOUD CONFIG"
     );
     for row in &summary.platforms {
@@ -340,7 +403,7 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         ) else {
             let _ = writeln!(
                 table,
-                "{:<14} {:<15} {:<17} {:<22} -",
+                "{:<14} {:<15} {:<19} {:<22} -",
                 row.platform, "-", "no", "-"
             );
             continue;
@@ -352,9 +415,19 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
             transform.as_str().unwrap_or_default(),
             config.format
         );
+        // A key with a default image shows it: `key (default IMAGE)`.
+        let keys: Vec<String> = keys
+            .iter()
+            .map(
+                |key| match row.default_images.as_ref().and_then(|d| d.get(key)) {
+                    Some(image) => format!("{key} (default {image})"),
+                    None => key.clone(),
+                },
+            )
+            .collect();
         let _ = writeln!(
             table,
-            "{:<14} {provider:<15} {ccm:<17} {config:<22} {}",
+            "{:<14} {provider:<15} {ccm:<19} {config:<22} {}",
             row.platform,
             keys.join(", ")
         );

@@ -34,7 +34,7 @@ pub struct ClusterConfig {
     pub tls: TlsSettings,
     /// OpenShift feature gates.
     pub features: FeatureGates,
-    /// The Network object, when given.
+    /// The Network object, when given (or derived from `--install-config`).
     pub network: Option<Value>,
     /// The cloud config picked from `--cloud-config` (or derived from `--install-config`),
     /// before the platform transform.
@@ -58,6 +58,8 @@ pub struct InputFiles {
     pub install_config: Option<Utf8PathBuf>,
     /// `--infrastructure-name`, `--ibm-instance-crn` (with `--install-config`).
     pub install_options: crate::install_config::Options,
+    /// The `--<platform>-<fact>` flags (with `--install-config`).
+    pub fact_flags: crate::install_config::facts::FactFlags,
     /// `--images`.
     pub images: Utf8PathBuf,
     /// `--cloud-config`.
@@ -82,7 +84,13 @@ impl ClusterConfig {
     /// Reads and checks every input.
     pub fn load(files: &InputFiles) -> Result<Self> {
         crate::validate::namespace(&files.namespace).map_err(|e| anyhow!("--namespace: {e}"))?;
-        let (infrastructure, derived) = load_infrastructure(files)?;
+        // Read first: the install-config derivation takes facts from the credentials.
+        let credentials = files
+            .credentials
+            .as_deref()
+            .map(inputs::credentials::load)
+            .transpose()?;
+        let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref())?;
         let images = inputs::images::load(&files.images)?;
         let derived_cloud_config = derived
             .as_ref()
@@ -125,7 +133,15 @@ impl ClusterConfig {
             }
             None => (ProxyEnv::default(), ProxyEnv::default()),
         };
-        let network = inputs::load_config_object(files.network.as_deref(), "Network")?;
+        // An explicit --network wins over the one derived from the install-config.
+        let network = match (
+            inputs::load_config_object(files.network.as_deref(), "Network")?,
+            &derived,
+        ) {
+            (Some(given), _) => Some(given),
+            (None, Some((d, _))) => Some(d.network.clone()),
+            (None, None) => None,
+        };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
         let features = FeatureGates::from_manifest(feature_gate.as_ref())
@@ -133,11 +149,6 @@ impl ClusterConfig {
         let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
         let tls = crate::tls::from_apiserver(apiserver.as_ref())
             .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
-        let credentials = files
-            .credentials
-            .as_deref()
-            .map(inputs::credentials::load)
-            .transpose()?;
         let ca_bundle = files
             .ca_bundle
             .as_ref()
@@ -167,11 +178,12 @@ impl ClusterConfig {
 
 /// The Infrastructure, from `--infrastructure` or derived from `--install-config` (then with
 /// what else was derived, and the install-config's path for messages).
-fn load_infrastructure(
-    files: &InputFiles,
+fn load_infrastructure<'a>(
+    files: &'a InputFiles,
+    credentials: Option<&Credentials>,
 ) -> Result<(
     Infrastructure,
-    Option<(crate::install_config::Derived, &Utf8Path)>,
+    Option<(crate::install_config::Derived, &'a Utf8Path)>,
 )> {
     match (
         files.infrastructure.as_deref(),
@@ -191,6 +203,7 @@ fn load_infrastructure(
             let install_config = crate::install_config::load(path)?;
             let options = crate::install_config::Options {
                 cloud_config_given: files.cloud_config.is_some(),
+                facts: platform_facts(&files.fact_flags, credentials)?,
                 ..options.clone()
             };
             let derived = crate::install_config::derive(&install_config, &options)
@@ -201,6 +214,30 @@ fn load_infrastructure(
         }
         _ => bail!("give exactly one of --infrastructure and --install-config"),
     }
+}
+
+/// Reads the `--<platform>-<fact>` flags' files and joins them with the credentials.
+fn platform_facts(
+    flags: &crate::install_config::facts::FactFlags,
+    credentials: Option<&Credentials>,
+) -> Result<crate::install_config::facts::PlatformFacts> {
+    use crate::install_config::facts::{self, comma_list};
+    let read = |path: Option<&Utf8PathBuf>, flag: &str| {
+        path.map(|path| inputs::read_text(path).map_err(|e| anyhow!("{flag} {e}")))
+            .transpose()
+    };
+    Ok(facts::PlatformFacts {
+        credentials: credentials.cloned(),
+        azure_stack_endpoints: read(
+            flags.azure_stack_endpoints.as_ref(),
+            facts::AZURE_STACK_ENDPOINTS,
+        )?,
+        ibmcloud_zones: flags.ibmcloud_zones.as_deref().map(comma_list),
+        powervs_vpc_subnets: flags.powervs_vpc_subnets.as_deref().map(comma_list),
+        openstack_external_network_id: flags.openstack_external_network_id.clone(),
+        openstack_octavia: flags.openstack_octavia,
+        openstack_ca_cert: read(flags.openstack_ca_cert.as_ref(), facts::OPENSTACK_CA_CERT)?,
+    })
 }
 
 /// The derived cloud-provider-config ConfigMap as a cloud config source.

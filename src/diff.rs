@@ -36,9 +36,17 @@ const PLAIN: Palette = Palette {
 /// Lines of context around each change, as `diff -u` and `git diff`.
 const CONTEXT: usize = 3;
 
-/// The `--check` list: one line per folder to create and per file to add, change or remove.
+/// The `--check` list: one line per folder to create and per file to add, change or remove;
+/// first, what a crashed run left (`repair` for the journal of an update to complete,
+/// `removed` for a stray temporary file).
 pub fn check_list(plan: &Plan) -> String {
     let mut out = String::new();
+    if let Some(journal) = &plan.leftovers.journal {
+        let _ = writeln!(out, "repair   {journal}");
+    }
+    for temporary in &plan.leftovers.temporary {
+        let _ = writeln!(out, "removed  {temporary}");
+    }
     for folder in &plan.missing_folders {
         let _ = writeln!(out, "added    {folder}/");
     }

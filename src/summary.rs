@@ -6,6 +6,7 @@
 use crate::output::{Change, Plan, Tree};
 use crate::providers::Catalogue;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Version of the JSON shapes below; raised only for a change that is not an addition.
 pub const FORMAT_VERSION: u32 = 1;
@@ -29,6 +30,14 @@ pub struct RenderSummary {
     pub left_in_place: Vec<String>,
     /// Warnings also printed on stderr.
     pub warnings: Vec<String>,
+    /// With `--check`: true when a crashed run left an update half done in `destDir`, which the
+    /// next render completes (`files` compares with the directory as it is). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted_update: bool,
+    /// With `--check`: temporary files a crashed run left, which the next render removes.
+    /// Absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub temporary_files: Vec<String>,
 }
 
 /// One file of [`RenderSummary`].
@@ -94,6 +103,13 @@ pub fn render(
         files,
         left_in_place: plan.left.iter().map(ToString::to_string).collect(),
         warnings: warnings.to_vec(),
+        interrupted_update: plan.leftovers.journal.is_some(),
+        temporary_files: plan
+            .leftovers
+            .temporary
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
     }
 }
 
@@ -131,6 +147,10 @@ pub struct PlatformSummary {
     /// The images.json keys it needs, sorted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image_keys: Option<Vec<String>>,
+    /// The image run for an images.json key that images.json lacks (provider.yaml
+    /// `spec.defaultImages`), by key; absent when the provider pins none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_images: Option<BTreeMap<String, String>>,
     /// How its cloud config is handled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cloud_config: Option<CloudConfigSummary>,
@@ -192,6 +212,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 external_platform_name: None,
                 cloud_provider: None,
                 image_keys: None,
+                default_images: None,
                 cloud_config: None,
                 bootstrap_host_files: None,
             });
@@ -201,6 +222,13 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
             let mut keys: Vec<String> = spec.images.values().cloned().collect();
             keys.sort_unstable();
             keys.dedup();
+            let defaults: BTreeMap<String, String> = spec
+                .default_images
+                .iter()
+                .filter_map(|(container, image)| {
+                    Some((spec.images.get(container)?.clone(), image.clone()))
+                })
+                .collect();
             let files = std::iter::once("cloud.conf".to_string())
                 .chain(spec.cloud_config.config_files.values().cloned())
                 .collect();
@@ -212,6 +240,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 external_platform_name: spec.external_platform_name.clone(),
                 cloud_provider: Some(spec.cloud_provider.clone()),
                 image_keys: Some(keys),
+                default_images: (!defaults.is_empty()).then_some(defaults),
                 cloud_config: Some(CloudConfigSummary {
                     transform: spec.cloud_config.transform,
                     format: cloud_config_format(&spec.cloud_config),

@@ -56,6 +56,10 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Entry> {
                 .expect("under dir")
                 .to_string_lossy()
                 .into_owned();
+            if rel == ccm_render::output::LOCK_FILE {
+                // Made (empty) by a run that got as far as writing, and kept: not a change.
+                continue;
+            }
             let meta = std::fs::symlink_metadata(&path).expect("metadata");
             let mode = meta.permissions().mode() & 0o7777;
             let entry = if meta.file_type().is_symlink() {

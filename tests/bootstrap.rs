@@ -70,6 +70,33 @@ fn external_providers_get_a_cloud_node_only_static_pod_too() {
         };
         assert_bootstrap_rules(&pod, provider, cloud_provider, image_part);
     }
+    // DigitalOcean reads its API token, no cloud config; conformance/images.json lacks its
+    // key, so the provider's pinned image runs.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let infra = external("infrastructure-digitalocean.yaml");
+    let credentials = root().join("testdata/credentials/digitalocean.yaml");
+    let out = ccm_render(&[
+        "render",
+        "--infrastructure",
+        infra.to_str().expect("utf8"),
+        "--images",
+        conformance("images.json").to_str().expect("utf8"),
+        "--credentials",
+        credentials.to_str().expect("utf8"),
+        "--dest-dir",
+        dir.path().to_str().expect("utf8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pod = objects_in(&read_tree(dir.path()), "bootstrap")
+        .pop_first()
+        .expect("one pod")
+        .1;
+    assert_bootstrap_rules(
+        &pod,
+        "digitalocean",
+        "digitalocean",
+        "digitalocean-cloud-controller-manager:v0.1.71",
+    );
 }
 
 /// The rules README "Bootstrap static pods" states for every provider's bootstrap pod.
@@ -132,8 +159,10 @@ fn assert_bootstrap_rules(pod: &Value, platform: &str, cloud_provider: &str, ima
             "{platform}: {flag}\n{script}"
         );
     }
-    assert!(
+    // Every CCM but DigitalOcean's (an API token from the environment) reads a cloud config.
+    assert_eq!(
         script.contains("--cloud-config=/etc/kubernetes/bootstrap-"),
+        platform != "digitalocean",
         "{platform}"
     );
 }

@@ -364,7 +364,7 @@ fn bad_apiserver_profile_is_exit_2_naming_the_file_and_field() {
 }
 
 #[test]
-fn platforms_lists_every_known_platform_and_the_eleven_ccms() {
+fn platforms_lists_every_known_platform_and_the_twelve_ccms() {
     let out = ccm_render(&["platforms"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("utf8");
@@ -375,9 +375,9 @@ fn platforms_lists_every_known_platform_and_the_eleven_ccms() {
         );
     }
     assert_eq!(
-        // CCCMO's nine, plus oci and alicloud on External.
+        // CCCMO's nine, plus oci, alicloud and digitalocean on External.
         text.lines().filter(|l| l.contains(" yes (")).count(),
-        11,
+        12,
         "{text}"
     );
     assert!(text.contains("cloudControllerManagerPowerVS"));

@@ -4,7 +4,7 @@
 //! and change whenever the render does: after an intended change, run
 //!   CCM_RENDER_REGENERATE=1 cargo test --test golden
 //! and review the result with `git diff testdata/golden`. File modes are not compared: git keeps
-//! only the executable bit (tests/cmd.rs and src/output.rs test the modes).
+//! only the executable bit (tests/cmd.rs and src/output/tests.rs test the modes).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `render --install-config`: the derived Infrastructure, cloud-provider-config and Proxy against
+//! `render --install-config`: the derived Infrastructure, cloud-provider-config, Proxy and Network against
 //! hand-written installer output (testdata/install-config/README.md), rendering from the
 //! install-config against rendering from what it derives, and bad install-configs.
 
@@ -9,44 +9,116 @@ use pretty_assertions::assert_eq;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// A platform case: its folder and what the installer would need beyond the install-config.
+/// A platform case: its folder and what the installer would read besides the install-config.
 struct Case {
     dir: &'static str,
-    /// `--cloud-config`: the installer computes this platform's config from live cloud data.
-    cloud_config: Option<&'static str>,
+    /// `--credentials`: testdata/credentials/<name>.yaml.
+    credentials: Option<&'static str>,
     /// `--ibm-instance-crn`.
     crn: bool,
+    /// The `--<platform>-<fact>` flags; a value under `testdata/` is a file of the repository.
+    facts: &'static [&'static str],
+    /// `--cloud-config`, under testdata/: the CCM's own config on External platforms, which the
+    /// installer does not write.
+    cloud_config: Option<&'static str>,
+    /// `--images`, under testdata/.
+    images: &'static str,
     infra_name: &'static str,
 }
 
-const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/abc:def::";
+const CONFORMANCE_IMAGES: &str = "conformance/images.json";
 
-const CASES: [Case; 11] = [
-    case("aws", None, false),
-    case("azure", Some("azure"), false),
-    case("azurestackhub", Some("azurestackhub"), false),
-    case("gcp", None, false),
-    case("ibmcloud", Some("ibmcloud"), true),
-    case("powervs", Some("powervs"), true),
-    case("openstack", Some("openstack"), false),
-    case("vsphere", None, false),
-    case("nutanix", None, false),
+/// A CIS instance CRN in the account of the IBM Cloud and PowerVS conformance clusters.
+const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:5d6a7ad2-4f0c-4d7b-9a1e-6c1c7b1d2e3f::";
+
+const CASES: [Case; 16] = [
+    case("aws", None, false, &[]),
+    case("azure", Some("azure"), false, &[]),
+    case(
+        "azurestackhub",
+        Some("azurestackhub"),
+        false,
+        &[
+            "--azure-stack-endpoints",
+            "testdata/install-config/azurestackhub/endpoints.json",
+        ],
+    ),
+    case("gcp", None, false, &[]),
+    case(
+        "ibmcloud",
+        Some("ibmcloud"),
+        true,
+        &["--ibmcloud-zones", "us-south-1"],
+    ),
+    case(
+        "powervs",
+        Some("powervs"),
+        true,
+        &["--powervs-vpc-subnets", "mycluster-abcde-subnet"],
+    ),
+    case(
+        "openstack",
+        Some("openstack"),
+        false,
+        &[
+            "--openstack-external-network-id",
+            "5b4f5c5e-0000-0000-0000-000000000000",
+            "--openstack-octavia",
+            "true",
+            "--openstack-ca-cert",
+            "testdata/install-config/openstack/ca-bundle.pem",
+        ],
+    ),
+    case("vsphere", None, false, &[]),
+    case("vsphere-legacy", None, false, &[]),
+    case("vsphere-dualstack", None, false, &[]),
+    case("nutanix", None, false, &[]),
     Case {
-        dir: "none",
-        cloud_config: None,
-        crn: false,
         infra_name: "sno-abcde",
+        ..case("none", None, false, &[])
     },
-    case("baremetal", None, false),
+    case("baremetal", None, false, &[]),
+    // conformance/images.json has no key for OCI nor DigitalOcean: their pinned vendor images.
+    Case {
+        cloud_config: Some("external/oci-cloud-provider.yaml"),
+        ..case("external-oci", None, false, &[])
+    },
+    Case {
+        cloud_config: Some("external/alibaba-cloud-provider-config.yaml"),
+        images: "external/images.json",
+        infra_name: "sno-abcde",
+        ..case("external-alibabacloud", None, false, &[])
+    },
+    case("external-digitalocean", Some("digitalocean"), false, &[]),
 ];
 
-const fn case(dir: &'static str, cloud_config: Option<&'static str>, crn: bool) -> Case {
+const fn case(
+    dir: &'static str,
+    credentials: Option<&'static str>,
+    crn: bool,
+    facts: &'static [&'static str],
+) -> Case {
     Case {
         dir,
-        cloud_config,
+        credentials,
         crn,
+        facts,
+        cloud_config: None,
+        images: CONFORMANCE_IMAGES,
         infra_name: "mycluster-abcde",
     }
+}
+
+/// `--credentials` for a case, as the render from derived files takes it too.
+fn credentials_args(c: &Case) -> Vec<String> {
+    c.credentials
+        .map(|name| {
+            vec![
+                "--credentials".into(),
+                s(&root().join(format!("testdata/credentials/{name}.yaml"))),
+            ]
+        })
+        .unwrap_or_default()
 }
 
 fn case_file(dir: &str, name: &str) -> PathBuf {
@@ -61,21 +133,29 @@ fn run(args: &[String]) -> std::process::Output {
     ccm_render(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// The flags every render of a case shares.
+fn testdata(rel: &str) -> PathBuf {
+    root().join("testdata").join(rel)
+}
+
+/// The flags every render shares (the Network comes from the install-config, or from what it
+/// derived).
 fn common_args(dest: &Path) -> Vec<String> {
+    images_args(dest, CONFORMANCE_IMAGES)
+}
+
+/// [`common_args`] with the images.json at `images` under testdata/.
+fn images_args(dest: &Path, images: &str) -> Vec<String> {
     vec![
         "render".into(),
         "--images".into(),
-        s(&conformance("images.json")),
-        "--network".into(),
-        s(&conformance("network.yaml")),
+        s(&testdata(images)),
         "--dest-dir".into(),
         s(dest),
     ]
 }
 
 fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
-    let mut args = common_args(dest);
+    let mut args = images_args(dest, c.images);
     args.extend([
         "--install-config".into(),
         s(&case_file(c.dir, "install-config.yaml")),
@@ -84,16 +164,19 @@ fn install_config_args(c: &Case, dest: &Path, emit: &Path) -> Vec<String> {
         "--emit-infrastructure".into(),
         s(emit),
     ]);
-    if let Some(platform) = c.cloud_config {
-        args.extend([
-            "--cloud-config".into(),
-            s(&conformance(&format!(
-                "{platform}/cloud-provider-config.yaml"
-            ))),
-        ]);
-    }
+    args.extend(credentials_args(c));
+    args.extend(c.facts.iter().map(|a| {
+        if a.starts_with("testdata/") {
+            s(&root().join(a))
+        } else {
+            (*a).to_string()
+        }
+    }));
     if c.crn {
         args.extend(["--ibm-instance-crn".into(), CRN.into()]);
+    }
+    if let Some(config) = c.cloud_config {
+        args.extend(["--cloud-config".into(), s(&testdata(config))]);
     }
     args
 }
@@ -108,6 +191,11 @@ fn expected(dir: &str, name: &str) -> Option<Value> {
     let path = case_file(dir, name);
     path.exists()
         .then(|| parse_all(&std::fs::read_to_string(&path).expect("readable")).remove(0))
+}
+
+/// The installer's networking defaults, as `network.go` writes them.
+fn default_network() -> Value {
+    expected("external-alibabacloud", "expected-network.yaml").expect("the defaults case")
 }
 
 #[test]
@@ -131,40 +219,43 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
         let config_map = by_kind(&docs, "ConfigMap");
         match expected(c.dir, "expected-cloud-provider-config.yaml") {
             Some(want) => assert_eq!(config_map.as_ref(), Some(&want), "{}", c.dir),
-            // Live-data platforms take --cloud-config; None and BareMetal have none.
+            // None, BareMetal and External have none.
             None => assert_eq!(config_map, None, "{}", c.dir),
         }
         let proxy = by_kind(&docs, "Proxy").expect("a Proxy, always written");
         if let Some(want) = expected(c.dir, "expected-proxy.yaml") {
             assert_eq!(proxy, want, "{}", c.dir);
         }
+        // Cases without an expected Network leave networking as the defaults or write them.
+        let network = by_kind(&docs, "Network").expect("a Network, always written");
+        let want = expected(c.dir, "expected-network.yaml").unwrap_or_else(default_network);
+        assert_eq!(network, want, "{}", c.dir);
 
         // (b) Rendering from what was derived gives the same tree.
         let from_manifests = work.path().join("b");
-        let mut args = common_args(&from_manifests);
+        let mut args = images_args(&from_manifests, c.images);
         args.extend([
             "--infrastructure".into(),
             s(&emit),
             "--proxy".into(),
             s(&emit),
+            "--network".into(),
+            s(&emit),
         ]);
         match (c.cloud_config, &config_map) {
-            (Some(platform), _) => args.extend([
-                "--cloud-config".into(),
-                s(&conformance(&format!(
-                    "{platform}/cloud-provider-config.yaml"
-                ))),
-            ]),
+            (Some(config), _) => args.extend(["--cloud-config".into(), s(&testdata(config))]),
             (None, Some(_)) => args.extend(["--cloud-config".into(), s(&emit)]),
             (None, None) => {}
         }
+        args.extend(credentials_args(c));
         let out = run(&args);
         assert_eq!(out.status.code(), Some(0), "{}: {}", c.dir, stderr(&out));
         let a = read_tree(&from_install_config);
         assert_eq!(a, read_tree(&from_manifests), "{}", c.dir);
         let has_ccm = !matches!(c.dir, "none" | "baremetal");
         assert_eq!(!a.is_empty(), has_ccm, "{}: {:?}", c.dir, a.keys());
-        if has_ccm {
+        // Every CCM but DigitalOcean's (an API token, no config file) reads a cloud config.
+        if has_ccm && c.dir != "external-digitalocean" {
             assert!(
                 a.contains_key("config/cloud.conf"),
                 "{}: {:?}",
@@ -396,44 +487,282 @@ fn bad_install_configs_are_exit_2_naming_the_field() {
     }
 }
 
+/// The args of a case with only the named flags kept (a flag and its value).
+fn case_args_keeping(c: &Case, dest: &Path, keep: &[&str]) -> Vec<String> {
+    let emit = dest.with_extension("emit.yaml");
+    let all = install_config_args(c, dest, &emit);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let arg = &all[i];
+        let is_fact = arg.starts_with("--")
+            && (arg == "--credentials"
+                || arg == "--ibm-instance-crn"
+                || c.facts.contains(&arg.as_str()));
+        if is_fact {
+            if keep.contains(&arg.as_str()) {
+                out.extend([arg.clone(), all[i + 1].clone()]);
+            }
+            i += 2;
+        } else {
+            out.push(arg.clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+fn case_named(dir: &str) -> &'static Case {
+    CASES.iter().find(|c| c.dir == dir).expect("a case")
+}
+
 #[test]
-fn live_cloud_data_is_asked_for_never_guessed() {
-    for (dir, extra, message) in [
-        ("azure", &[][..], "--cloud-config"),
-        ("openstack", &[], "the external network ID"),
-        ("ibmcloud", &[], "IBM Cloud account ID"),
+fn a_missing_fact_is_one_error_naming_every_input_that_would_supply_it() {
+    for (dir, keep, wants) in [
+        (
+            "azure",
+            &[][..],
+            &[
+                "--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)",
+            ][..],
+        ),
+        (
+            "azurestackhub",
+            &[],
+            &[
+                "--credentials (",
+                "--azure-stack-endpoints (the Azure Stack Hub environment JSON",
+            ],
+        ),
+        (
+            "azurestackhub",
+            &["--credentials"],
+            &["give --azure-stack-endpoints ("],
+        ),
         (
             "ibmcloud",
-            &["--cloud-config", "CONFORMANCE"][..],
-            "give it with --ibm-instance-crn",
+            &[],
+            &[
+                "--ibm-instance-crn (an IBM CRN of the cluster's account",
+                "--ibmcloud-zones (the zones of region us-south",
+            ],
         ),
         (
             "powervs",
+            &["--credentials"],
             &[
-                "--cloud-config",
-                "CONFORMANCE",
-                "--ibm-instance-crn",
-                "not-a-crn",
+                "--ibm-instance-crn (",
+                "--powervs-vpc-subnets (the subnets of the existing VPC \"mycluster-abcde-vpc\")",
             ],
-            "--ibm-instance-crn: \"not-a-crn\" is not a CRN",
+        ),
+        (
+            "openstack",
+            &["--openstack-octavia"],
+            &[
+                "--credentials (the installer's OpenStack credentials Secret, for its clouds.yaml)",
+                "--openstack-external-network-id (the ID of the external network \"external\")",
+            ],
+        ),
+        (
+            "openstack",
+            &["--openstack-octavia", "--credentials"],
+            &[
+                "--openstack-external-network-id (",
+                "--openstack-ca-cert (the CA bundle the clouds.yaml cacert names)",
+            ],
         ),
     ] {
-        let extra: Vec<String> = extra
-            .iter()
-            .map(|a| {
-                if *a == "CONFORMANCE" {
-                    s(&conformance(&format!("{dir}/cloud-provider-config.yaml")))
-                } else {
-                    (*a).to_string()
-                }
-            })
-            .collect();
-        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let c = case_named(dir);
+        let dest = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dest.path().join("README"), "not ours\n").expect("write");
+        let args = case_args_keeping(c, dest.path(), keep);
+        let err = assert_refused_untouched(
+            dest.path(),
+            || run(&args),
+            "or the installer's cloud-provider-config with --cloud-config",
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!(
+                "platform.{}: ",
+                if dir == "azurestackhub" { "azure" } else { dir }
+            )),
+            "{err}"
+        );
+        for want in wants {
+            assert!(
+                err.contains(want),
+                "{dir} {keep:?}: expected {want:?} in {err}"
+            );
+        }
+        assert!(
+            !dest.path().with_extension("emit.yaml").exists(),
+            "{dir}: emitted"
+        );
+    }
+}
+
+#[test]
+fn platform_flags_are_checked() {
+    let endpoints = s(&root().join("testdata/install-config/azurestackhub/endpoints.json"));
+    let not_json = s(&case_file("azurestackhub", "install-config.yaml"));
+    let stack_conformance = s(&conformance("openstack/cloud-provider-config.yaml"));
+    let cases: [(&str, &[&str], Vec<&str>, &str); 7] = [
+        (
+            "aws",
+            &[],
+            vec!["--openstack-octavia", "false"],
+            "--openstack-octavia: only for platform openstack; the install-config's platform is aws",
+        ),
+        (
+            "azure",
+            &["--credentials"],
+            vec!["--azure-stack-endpoints", &endpoints],
+            "--azure-stack-endpoints: only for platform azure with cloudName AzureStackCloud",
+        ),
+        (
+            "ibmcloud",
+            &["--ibmcloud-zones"],
+            vec![
+                "--ibm-instance-crn",
+                "crn:v1:bluemix:public:dns-svcs:global:o/acc:x::",
+            ],
+            "--ibm-instance-crn: \"crn:v1:bluemix:public:dns-svcs:global:o/acc:x::\" has no a/<account> scope",
+        ),
+        (
+            "openstack",
+            &["--credentials", "--openstack-ca-cert"],
+            vec!["--openstack-external-network-id", "not an id"],
+            "--openstack-external-network-id: \"not an id\" is not a network ID",
+        ),
+        (
+            "azurestackhub",
+            &["--credentials"],
+            vec!["--azure-stack-endpoints", &not_json],
+            "--azure-stack-endpoints: not valid JSON",
+        ),
+        (
+            "openstack",
+            &[],
+            vec!["--openstack-octavia", "maybe"],
+            "invalid value 'maybe' for '--openstack-octavia <BOOL>'",
+        ),
+        (
+            "openstack",
+            &[],
+            vec![
+                "--openstack-octavia",
+                "true",
+                "--cloud-config",
+                &stack_conformance,
+            ],
+            "cannot be used with",
+        ),
+    ];
+    for (dir, keep, extra, message) in cases {
         assert_bad(
-            |dest| with_install_config(&case_file(dir, "install-config.yaml"), dest, &extra),
+            |dest| {
+                let mut args = case_args_keeping(case_named(dir), dest, keep);
+                args.extend(extra.iter().map(|a| (*a).to_string()));
+                args
+            },
             message,
         );
     }
+}
+
+#[test]
+fn credential_values_never_reach_stderr() {
+    // A Secret whose subscription ID is not one line: the error names the key only.
+    let creds = tempfile::NamedTempFile::new().expect("temp");
+    std::fs::write(
+        creds.path(),
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: azure-credentials, namespace: kube-system}\nstringData:\n  azure_subscription_id: \"hunter2\\nhunter3\"\n  azure_tenant_id: t\n",
+    )
+    .expect("write");
+    let azure = case_named("azure");
+    assert_bad(
+        |dest| {
+            let mut a = case_args_keeping(azure, dest, &[]);
+            a.extend(["--credentials".into(), s(creds.path())]);
+            a
+        },
+        "azure_subscription_id: empty or not a single line",
+    );
+    // A successful render says nothing of the IDs either.
+    let work = tempfile::tempdir().expect("tempdir");
+    let out = run(&install_config_args(
+        azure,
+        &work.path().join("out"),
+        &work.path().join("e.yaml"),
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        !err.contains("11111111-1111") && !err.contains("00000000-0000"),
+        "{err}"
+    );
+    let err_again = {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut a = case_args_keeping(azure, dir.path(), &[]);
+        a.extend(["--credentials".into(), s(creds.path())]);
+        stderr(&run(&a))
+    };
+    assert!(!err_again.contains("hunter"), "{err_again}");
+}
+
+#[test]
+fn without_octavia_flag_the_installers_default_is_taken_and_said() {
+    let c = case_named("openstack");
+    let work = tempfile::tempdir().expect("tempdir");
+    let args = case_args_keeping(
+        c,
+        &work.path().join("out"),
+        &[
+            "--credentials",
+            "--openstack-external-network-id",
+            "--openstack-ca-cert",
+        ],
+    );
+    let emit = work.path().join("out").with_extension("emit.yaml");
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("--openstack-octavia"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].starts_with("warning: ")
+            && warnings[0].contains("assuming the cloud has Octavia"),
+        "{err}"
+    );
+    // The same config as with --openstack-octavia true.
+    let docs = parse_all(&std::fs::read_to_string(&emit).expect("emitted"));
+    assert_eq!(
+        by_kind(&docs, "ConfigMap"),
+        expected("openstack", "expected-cloud-provider-config.yaml")
+    );
+    // And false turns the load balancer off, with no network ID needed.
+    let mut args = case_args_keeping(
+        c,
+        &work.path().join("out2"),
+        &["--credentials", "--openstack-ca-cert"],
+    );
+    args.extend(["--openstack-octavia".into(), "false".into()]);
+    let emit = work.path().join("out2").with_extension("emit.yaml");
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let docs = parse_all(&std::fs::read_to_string(&emit).expect("emitted"));
+    let config = by_kind(&docs, "ConfigMap").expect("config map");
+    assert!(
+        config["data"]["config"]
+            .as_str()
+            .expect("text")
+            .ends_with("\n[LoadBalancer]\nenabled = false\n"),
+        "{config}"
+    );
 }
 
 #[test]
@@ -478,5 +807,413 @@ fn flags_that_need_or_exclude_the_install_config_are_usage_errors() {
             },
             message,
         );
+    }
+}
+
+/// What the newest installer writes differently from the (older) installer configs of the
+/// public conformance clusters, per platform: files only the install-config path renders, and
+/// how a cloud config text is normalised before the comparison. Everything else must be equal
+/// byte for byte.
+struct Agreement {
+    dir: &'static str,
+    /// Files only the install-config path renders, and why.
+    only_derived: &'static [&'static str],
+    /// ConfigMap keys only the install-config path renders.
+    only_derived_keys: &'static [&'static str],
+    normalise: fn(&str) -> String,
+}
+
+/// The newest Azure config (installer azure/cloudproviderconfig_test.go) sets
+/// `excludeMasterFromStandardLB: false`, which the conformance clusters' older config left out.
+fn without_exclude_master(text: &str) -> String {
+    let mut value: Value = serde_json::from_str(text).expect("JSON cloud.conf");
+    let map = value.as_object_mut().expect("object");
+    if map.get("excludeMasterFromStandardLB") == Some(&Value::Bool(false)) {
+        map.shift_remove("excludeMasterFromStandardLB");
+    }
+    value.to_string()
+}
+
+/// The newest IBM Cloud template ends with a blank line.
+fn without_trailing_blank_lines(text: &str) -> String {
+    format!("{}\n", text.trim_end())
+}
+
+/// The newest PowerVS template writes every key, empty ones included (gcfg reads an empty
+/// value as unset).
+fn without_empty_keys(text: &str) -> String {
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim_end().ends_with(" ="))
+        .collect();
+    format!("{}\n", kept.join("\n"))
+}
+
+fn as_is(text: &str) -> String {
+    text.to_string()
+}
+
+const AGREEMENTS: [Agreement; 5] = [
+    Agreement {
+        dir: "azure",
+        only_derived: &[],
+        only_derived_keys: &[],
+        normalise: without_exclude_master,
+    },
+    Agreement {
+        dir: "azurestackhub",
+        // The installer writes the hub's environment under `endpoints`; the conformance
+        // cluster's config has none.
+        only_derived: &["config/endpoints.conf"],
+        only_derived_keys: &["endpoints"],
+        normalise: without_exclude_master,
+    },
+    Agreement {
+        dir: "ibmcloud",
+        only_derived: &[],
+        only_derived_keys: &[],
+        normalise: without_trailing_blank_lines,
+    },
+    Agreement {
+        dir: "powervs",
+        only_derived: &[],
+        only_derived_keys: &[],
+        normalise: without_empty_keys,
+    },
+    Agreement {
+        dir: "openstack",
+        // The conformance config names a ca-file but carries no ca-bundle.pem; the installer
+        // writes the bundle, which also makes the ccm-trusted-ca ConfigMap.
+        only_derived: &[
+            "config/ca-bundle.pem",
+            "manifests/configmap-ccm-trusted-ca.yaml",
+        ],
+        only_derived_keys: &["ca-bundle.pem"],
+        normalise: as_is,
+    },
+];
+
+/// A rendered file made comparable: cloud config texts normalised, installer-only keys gone.
+fn comparable(a: &Agreement, path: &str, bytes: &[u8]) -> String {
+    let text = String::from_utf8(bytes.to_vec()).expect("UTF-8");
+    if path.ends_with("cloud.conf") {
+        return (a.normalise)(&text);
+    }
+    if path.starts_with("manifests/") && text.contains("cloud.conf") {
+        let mut doc = parse_all(&text).remove(0);
+        if let Some(data) = doc.get_mut("data").and_then(Value::as_object_mut) {
+            for key in a.only_derived_keys {
+                data.shift_remove(*key);
+            }
+            if let Some(conf) = data.get("cloud.conf").and_then(Value::as_str) {
+                let conf = (a.normalise)(conf);
+                data.insert("cloud.conf".into(), Value::String(conf));
+            }
+        }
+        return doc.to_string();
+    }
+    text
+}
+
+#[test]
+fn the_install_config_path_agrees_with_the_public_conformance_clusters() {
+    for a in &AGREEMENTS {
+        let c = case_named(a.dir);
+        let work = tempfile::tempdir().expect("tempdir");
+        let derived = work.path().join("derived");
+        let out = run(&install_config_args(
+            c,
+            &derived,
+            &work.path().join("e.yaml"),
+        ));
+        assert_eq!(out.status.code(), Some(0), "{}: {}", a.dir, stderr(&out));
+        let given = work.path().join("given");
+        let mut args = common_args(&given);
+        args.extend([
+            "--infrastructure".into(),
+            s(&conformance(&format!("{}/infrastructure.yaml", a.dir))),
+            "--cloud-config".into(),
+            s(&conformance(&format!(
+                "{}/cloud-provider-config.yaml",
+                a.dir
+            ))),
+        ]);
+        args.extend(credentials_args(c));
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", a.dir, stderr(&out));
+        let (mut derived, given) = (read_tree(&derived), read_tree(&given));
+        for path in a.only_derived {
+            assert!(
+                derived.remove(*path).is_some(),
+                "{}: {path} rendered",
+                a.dir
+            );
+        }
+        assert_eq!(
+            derived.keys().collect::<Vec<_>>(),
+            given.keys().collect::<Vec<_>>(),
+            "{}",
+            a.dir
+        );
+        let mut normalised = 0;
+        for (path, bytes) in &derived {
+            if bytes == &given[path] {
+                continue;
+            }
+            normalised += 1;
+            assert_eq!(
+                comparable(a, path, bytes),
+                comparable(a, path, &given[path]),
+                "{}: {path}",
+                a.dir
+            );
+        }
+        // Only the cloud config files may differ before normalising (and OpenStack's not even
+        // those: its config text is the same).
+        assert!(normalised <= 3, "{}: {normalised} files differ", a.dir);
+    }
+}
+
+const TABLE_START: &str =
+    "<!-- needs-table: generated from src/install_config/facts.rs NEEDS -->\n";
+const TABLE_END: &str = "<!-- end needs-table -->";
+
+/// The README's table "What each platform needs besides the install-config" and the one in
+/// `render --help` come from the same data (`facts::NEEDS`); this keeps the README's copy equal
+/// (`CCM_RENDER_REGENERATE=1` rewrites it).
+#[test]
+fn the_readme_and_help_list_the_same_needs() {
+    let want = ccm_render::install_config::facts::markdown_table();
+    let path = root().join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README");
+    let start = readme.find(TABLE_START).expect("table start") + TABLE_START.len();
+    let end = readme[start..].find(TABLE_END).expect("table end") + start;
+    if std::env::var_os("CCM_RENDER_REGENERATE").is_some() {
+        let text = format!("{}{want}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, text).expect("write README");
+    } else {
+        assert_eq!(
+            &readme[start..end],
+            want,
+            "README table (CCM_RENDER_REGENERATE=1 rewrites it)"
+        );
+    }
+    let help = ccm_render(&["render", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    assert!(
+        help.contains(&ccm_render::install_config::facts::help_table()),
+        "{help}"
+    );
+    for need in ccm_render::install_config::facts::NEEDS {
+        assert!(
+            help.contains(&format!("  {}", need.input)),
+            "{} in {help}",
+            need.input
+        );
+    }
+}
+
+#[test]
+fn a_clouds_yaml_without_the_installers_cloud_is_refused_without_showing_it() {
+    let creds = tempfile::NamedTempFile::new().expect("temp");
+    std::fs::write(
+        creds.path(),
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: openstack-credentials, namespace: kube-system}\nstringData:\n  clouds.yaml: |\n    clouds:\n      mycloud:\n        auth: {password: hunter2}\n        region_name: regionOne\n",
+    )
+    .expect("write");
+    let c = case_named("openstack");
+    let dest = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dest.path().join("README"), "not ours\n").expect("write");
+    let mut args = case_args_keeping(c, dest.path(), &["--openstack-external-network-id"]);
+    args.extend(["--credentials".into(), s(creds.path())]);
+    let err = assert_refused_untouched(
+        dest.path(),
+        || run(&args),
+        "clouds.yaml: no cloud named openstack under clouds",
+    );
+    assert!(!err.contains("hunter2"), "{err}");
+}
+
+/// Renders `install-config` (text) for vSphere with `extra` flags; returns config/cloud.conf.
+fn vsphere_cloud_conf(install_config: &str, extra: &[String]) -> String {
+    let work = tempfile::tempdir().expect("tempdir");
+    let file = work.path().join("install-config.yaml");
+    std::fs::write(&file, install_config).expect("write");
+    let dest = work.path().join("out");
+    let mut args = common_args(&dest);
+    args.extend([
+        "--install-config".into(),
+        s(&file),
+        "--infrastructure-name".into(),
+        "mycluster-abcde".into(),
+    ]);
+    args.extend(extra.iter().cloned());
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::read_to_string(dest.join("config/cloud.conf")).expect("cloud.conf")
+}
+
+fn ip_family(conf: &str) -> Value {
+    parse_all(conf).remove(0)["global"]["ipFamily"].clone()
+}
+
+#[test]
+fn dual_stack_vsphere_ip_families_follow_the_derived_network() {
+    let text = std::fs::read_to_string(case_file("vsphere-dualstack", "install-config.yaml"))
+        .expect("read");
+    let conf = vsphere_cloud_conf(&text, &[]);
+    assert_eq!(
+        ip_family(&conf),
+        serde_json::json!(["ipv4", "ipv6"]),
+        "{conf}"
+    );
+    // The VIPs and OVN's internal address are never node addresses on a dual-stack cluster.
+    assert!(
+        conf.contains("excludeInternalNetworkSubnetCidr: 192.168.96.3/32,fd00:96::3/128"),
+        "{conf}"
+    );
+
+    // IPv6 primary (vSphere allows it): every list with its IPv6 entry first.
+    let v6_first = text
+        .replace(
+            "  - 172.30.0.0/16\n  - fd02::/112",
+            "  - fd02::/112\n  - 172.30.0.0/16",
+        )
+        .replace(
+            "  - cidr: 192.168.96.0/24\n  - cidr: fd00:96::/64",
+            "  - cidr: fd00:96::/64\n  - cidr: 192.168.96.0/24",
+        )
+        .replace(
+            "  - cidr: 10.128.0.0/14\n    hostPrefix: 23\n  - cidr: fd01::/48\n    hostPrefix: 64",
+            "  - cidr: fd01::/48\n    hostPrefix: 64\n  - cidr: 10.128.0.0/14\n    hostPrefix: 23",
+        );
+    assert_ne!(v6_first, text);
+    let conf = vsphere_cloud_conf(&v6_first, &[]);
+    assert_eq!(
+        ip_family(&conf),
+        serde_json::json!(["ipv6", "ipv4"]),
+        "{conf}"
+    );
+
+    // An explicit --network wins over the derived one: an IPv4-only Network, no ipFamily.
+    let conf = vsphere_cloud_conf(
+        &text,
+        &["--network".into(), s(&conformance("network.yaml"))],
+    );
+    assert_eq!(ip_family(&conf), Value::Null, "{conf}");
+}
+
+#[test]
+fn external_without_a_ccm_renders_nothing_and_says_why() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let dest = work.path().join("out");
+    let mut args = common_args(&dest);
+    args.extend([
+        "--install-config".into(),
+        s(&case_file("external-none", "install-config.yaml")),
+    ]);
+    let out = run(&args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("platform.external.cloudControllerManager is \"\", not \"External\"")
+            && err.contains("set it to External to render the CCM of platformName \"oci\""),
+        "{err}"
+    );
+    assert!(err.contains("rendering nothing"), "{err}");
+    assert!(read_tree(&dest).is_empty());
+}
+
+#[test]
+fn bad_external_and_legacy_vsphere_install_configs_are_exit_2() {
+    let text =
+        |dir: &str| std::fs::read_to_string(case_file(dir, "install-config.yaml")).expect("read");
+    let cases = [
+        (
+            text("external-oci").replace(
+                "cloudControllerManager: External",
+                "cloudControllerManager: Internal",
+            ),
+            "platform.external.cloudControllerManager: \"Internal\": supported values: \"\", \"External\"",
+        ),
+        (
+            text("vsphere-legacy").replace("    datacenter: DC1\n", ""),
+            "platform.vsphere.datacenter: must specify the datacenter",
+        ),
+        (
+            text("vsphere-legacy").replace("    defaultDatastore: DS1\n", ""),
+            "platform.vsphere.defaultDatastore: must specify the default datastore",
+        ),
+        (
+            text("vsphere-legacy").replace(
+                "    apiVIP: 192.168.96.3\n",
+                "    apiVIP: 192.168.96.3\n    apiVIPs:\n    - 192.168.96.5\n",
+            ),
+            "platform.vsphere.apiVIP: \"192.168.96.3\" is not in platform.vsphere.apiVIPs",
+        ),
+        (
+            text("vsphere-dualstack").replace("  - cidr: fd00:96::/64\n", ""),
+            "networking.machineNetwork: \"192.168.96.0/24\": dual-stack IPv4/IPv6 requires an IPv6 network in this list",
+        ),
+        (
+            text("aws").replace("networkType: OVNKubernetes", "networkType: OpenShiftSDN"),
+            "networking.networkType: \"OpenShiftSDN\": networkType OpenShiftSDN is not supported",
+        ),
+    ];
+    for (install_config, message) in cases {
+        let file = tempfile::NamedTempFile::new().expect("temp");
+        std::fs::write(file.path(), install_config).expect("write");
+        assert_bad(|dest| with_install_config(file.path(), dest, &[]), message);
+    }
+}
+
+#[test]
+fn oci_and_digitalocean_run_their_pinned_vendor_images_when_images_json_lacks_the_keys() {
+    for (dir, cloud_config, credentials, key, image) in [
+        (
+            "external-oci",
+            Some("external/oci-cloud-provider.yaml"),
+            None,
+            "cloudControllerManagerOCI",
+            "ghcr.io/oracle/cloud-provider-oci:v1.36.0",
+        ),
+        (
+            "external-digitalocean",
+            None,
+            Some("digitalocean"),
+            "cloudControllerManagerDigitalOcean",
+            "docker.io/digitalocean/digitalocean-cloud-controller-manager:v0.1.71",
+        ),
+    ] {
+        let c = Case {
+            cloud_config,
+            ..case(dir, credentials, false, &[])
+        };
+        let work = tempfile::tempdir().expect("tempdir");
+        let dest = work.path().join("out");
+        let out = run(&install_config_args(&c, &dest, &work.path().join("e.yaml")));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{dir}: {err}");
+        let provider = dir.trim_start_matches("external-");
+        assert!(
+            err.contains(&format!(
+                "images.json: no {key:?} entry: container cloud-controller-manager of the {provider} provider runs its default image {image} (provider.yaml spec.defaultImages)"
+            )),
+            "{dir}: {err}"
+        );
+        let tree = read_tree(&dest);
+        let images: Vec<String> = objects_in(&tree, "manifests")
+            .values()
+            .chain(objects_in(&tree, "bootstrap").values())
+            .filter_map(|o| {
+                let pod = if o["kind"] == "Pod" {
+                    &o["spec"]
+                } else {
+                    &o["spec"]["template"]["spec"]
+                };
+                pod["containers"][0]["image"].as_str().map(str::to_string)
+            })
+            .collect();
+        assert_eq!(images, [image, image], "{dir}");
     }
 }

@@ -44,11 +44,11 @@ fn the_matrix_has_sixteen_cases_per_provider_and_a_rerun_changes_nothing() {
     assert!(out.status.success(), "{}", stderr(&out));
     let tree = read_tree(&dest);
     let cases = cases_of(tree.keys().cloned());
-    assert_eq!(cases.len(), 11 * 16, "{cases:?}");
+    assert_eq!(cases.len(), 12 * 16, "{cases:?}");
     assert!(cases.contains("aws/ha-noproxy-intermediate-default"));
     assert!(cases.contains("oci/sno-proxy-modern-techpreview"));
     assert!(
-        stderr(&out).contains("176 cases of 11 providers"),
+        stderr(&out).contains("192 cases of 12 providers"),
         "{}",
         stderr(&out)
     );
@@ -145,7 +145,7 @@ fn a_one_line_provider_change_shows_exactly_the_cases_it_touches() {
         "{listed:?}"
     );
     assert_eq!(cases_of(listed), want);
-    assert!(err.contains("8 of 176 cases would change"), "{err}");
+    assert!(err.contains("8 of 192 cases would change"), "{err}");
     for case in &want {
         assert!(err.contains(&format!("  {case}\n")), "{err}");
     }

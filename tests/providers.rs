@@ -1,6 +1,6 @@
-//! Providers as data (issue 9): External platform selection, the shipped oci and alicloud
-//! providers, `--provider-dir`, and `provider new` / `provider check` as the README's
-//! "Writing a provider" section uses them.
+//! Providers as data (issues 9, 14): External platform selection, the shipped oci, alicloud
+//! and digitalocean providers, default vendor images, `--provider-dir`, and `provider new` /
+//! `provider check` as the README's "Writing a provider" section uses them.
 
 mod common;
 
@@ -177,7 +177,7 @@ fn external_without_a_ccm_renders_nothing_and_says_why() {
         ),
         (
             "infrastructure-unknown-platform-name.yaml",
-            "no provider serves spec.platformSpec.external.platformName \"digitalocean\"",
+            "no provider serves spec.platformSpec.external.platformName \"hetzner\"",
         ),
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -528,4 +528,152 @@ fn a_second_provider_for_the_same_platform_name_is_refused() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Renders the DigitalOcean Infrastructure with the images.json at `images` and `extra` flags.
+fn render_digitalocean(images: &Path, extra: &[&str], dest: &Path) -> std::process::Output {
+    let infra = external("infrastructure-digitalocean.yaml");
+    let mut args = vec![
+        "render",
+        "--infrastructure",
+        s(&infra),
+        "--images",
+        s(images),
+        "--dest-dir",
+        s(dest),
+    ];
+    args.extend_from_slice(extra);
+    ccm_render(&args)
+}
+
+#[test]
+fn digitalocean_renders_the_vendors_secret_token_and_ccm_from_credentials() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let credentials = root().join("testdata/credentials/digitalocean.yaml");
+    let out = render_digitalocean(
+        &conformance("images.json"),
+        &["--credentials", s(&credentials)],
+        dir.path(),
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // It reads no cloud config, so none is asked for.
+    assert!(!err.contains("--cloud-config"), "{err}");
+    let tree = read_tree(dir.path());
+    let token = "dop_v1_0000000000000000000000000000000000000000000000000000000000000000";
+    // The bootstrap pod's token file, and the Secret the Deployment reads.
+    assert_eq!(
+        tree["secrets/digitalocean-access-token"],
+        token.as_bytes().to_vec()
+    );
+    let manifests = objects_in(&tree, "manifests");
+    let secret = &manifests["Secret/openshift-cloud-controller-manager/digitalocean"];
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(
+            secret["data"]["access-token"]
+                .as_str()
+                .expect("access-token"),
+        )
+        .expect("base64");
+    assert_eq!(decoded, token.as_bytes());
+    assert_eq!(
+        secret["data"].as_object().expect("data").len(),
+        1,
+        "only the key the CCM reads"
+    );
+    let deployment = &manifests["Deployment/openshift-cloud-controller-manager/digitalocean-cloud-controller-manager"];
+    let container = &deployment["spec"]["template"]["spec"]["containers"][0];
+    let env = container["env"].as_array().expect("env");
+    let token_env = env
+        .iter()
+        .find(|e| e["name"] == "DO_ACCESS_TOKEN")
+        .expect("DO_ACCESS_TOKEN");
+    assert_eq!(
+        token_env["valueFrom"]["secretKeyRef"],
+        serde_json::json!({"name": "digitalocean", "key": "access-token"})
+    );
+    let script = container["command"][2].as_str().expect("script");
+    assert!(
+        script.contains("--tls-min-version=VersionTLS12 \\"),
+        "{script}"
+    );
+    let pod = objects_in(&tree, "bootstrap")
+        .pop_first()
+        .expect("a bootstrap pod")
+        .1;
+    let script = pod["spec"]["containers"][0]["command"][2]
+        .as_str()
+        .expect("script");
+    assert!(
+        script.contains(
+            "DO_ACCESS_TOKEN=\"$(cat /etc/kubernetes/bootstrap-secrets/digitalocean-access-token)\""
+        ),
+        "{script}"
+    );
+    assert!(script.contains("--controllers=cloud-node \\"), "{script}");
+    // Without --credentials, stderr says what is missing.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = render_digitalocean(&conformance("images.json"), &[], dir.path());
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "the Secret digitalocean that the digitalocean manifests read is not rendered"
+        ) && err.contains("bootstrap-secrets/digitalocean-access-token, which is not rendered"),
+        "{err}"
+    );
+}
+
+#[test]
+fn images_json_wins_over_a_providers_default_image() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let images = dir.path().join("images.json");
+    std::fs::write(
+        &images,
+        r#"{"cloudControllerManagerDigitalOcean": "registry.example.com/do/ccm:v9"}"#,
+    )
+    .expect("write");
+    let dest = dir.path().join("out");
+    let out = render_digitalocean(&images, &[], &dest);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("defaultImages"), "{err}");
+    let tree = read_tree(&dest);
+    for (_, object) in objects_in(&tree, "bootstrap") {
+        assert_eq!(
+            object["spec"]["containers"][0]["image"],
+            "registry.example.com/do/ccm:v9"
+        );
+    }
+}
+
+#[test]
+fn platforms_shows_the_default_images() {
+    let out = ccm_render(&["platforms"]);
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(
+        text.contains(
+            "cloudControllerManagerOCI (default ghcr.io/oracle/cloud-provider-oci:v1.36.0)"
+        ),
+        "{text}"
+    );
+    let out = ccm_render(&["platforms", "--output", "json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let row = json["platforms"]
+        .as_array()
+        .expect("platforms")
+        .iter()
+        .find(|r| r["provider"] == "digitalocean")
+        .expect("digitalocean row");
+    assert_eq!(
+        row["defaultImages"],
+        serde_json::json!({"cloudControllerManagerDigitalOcean": "docker.io/digitalocean/digitalocean-cloud-controller-manager:v0.1.71"})
+    );
+    let aws = json["platforms"]
+        .as_array()
+        .expect("platforms")
+        .iter()
+        .find(|r| r["provider"] == "aws")
+        .expect("aws row");
+    assert!(aws.get("defaultImages").is_none(), "{aws}");
 }

@@ -134,6 +134,53 @@ fn external_providers_pass_the_same_strict_schema_validation() {
 
 #[test]
 #[ignore = "needs kubernetes-validate: run scripts/test"]
+fn oci_and_digitalocean_from_an_install_config_without_their_images_pass_too() {
+    let install_config = |dir: &str| {
+        root()
+            .join("testdata/install-config")
+            .join(dir)
+            .join("install-config.yaml")
+    };
+    let oci_config = external("oci-cloud-provider.yaml");
+    let do_credentials = root().join("testdata/credentials/digitalocean.yaml");
+    let cases: [(&str, &[&str]); 3] = [
+        ("external-oci", &["--cloud-config", s(&oci_config)]),
+        ("external-digitalocean", &[]),
+        (
+            "external-digitalocean",
+            &["--credentials", s(&do_credentials)],
+        ),
+    ];
+    for (dir, extra) in cases {
+        let work = tempfile::tempdir().expect("tempdir");
+        let ic = install_config(dir);
+        // conformance/images.json holds no key for either: their pinned vendor images run.
+        let images = conformance("images.json");
+        let mut args = vec![
+            "render",
+            "--install-config",
+            s(&ic),
+            "--images",
+            s(&images),
+            "--dest-dir",
+            s(work.path()),
+        ];
+        args.extend_from_slice(extra);
+        let out = ccm_render(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{dir}: {err}");
+        assert!(err.contains("spec.defaultImages"), "{dir}: {err}");
+        let (ok, report) = validate_dir(work.path());
+        assert!(ok, "{dir} {extra:?}:\n{report}");
+    }
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("utf8")
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
 fn a_scaffolded_provider_passes_the_same_strict_schema_validation() {
     let root_dir = tempfile::tempdir().expect("tempdir");
     let providers = root_dir.path().join("providers");

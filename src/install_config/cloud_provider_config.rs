@@ -1,7 +1,14 @@
 //! The `openshift-config/cloud-provider-config` ConfigMap the installer writes
-//! (`pkg/asset/manifests/cloudproviderconfig.go` and the per-platform generators), for the
-//! platforms whose config needs no live cloud data.
+//! (`pkg/asset/manifests/cloudproviderconfig.go` and the per-platform generators). AWS, GCP,
+//! vSphere and Nutanix are here; Azure and Azure Stack Hub (`azure`), IBM Cloud and PowerVS
+//! (`ibm`) and OpenStack (`openstack`) take what the installer reads from its credentials or
+//! the cloud from [`PlatformFacts`].
 
+mod azure;
+mod ibm;
+mod openstack;
+
+use super::facts::{self, Missing, PlatformFacts};
 use super::{InstallConfig, Platform};
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
@@ -10,15 +17,30 @@ use std::fmt::Write as _;
 /// Whether the installer writes a cloud-provider-config for the platform at all (it returns
 /// before writing one for None, BareMetal, External and oVirt).
 pub fn installer_writes_one(platform: &Platform) -> bool {
-    !matches!(platform, Platform::None | Platform::BareMetal(_))
+    !matches!(
+        platform,
+        Platform::None | Platform::BareMetal(_) | Platform::External(_)
+    )
 }
 
-/// The ConfigMap, or None when the installer writes none. Platforms whose config the installer
-/// computes from live cloud data are an error naming what is missing.
-pub fn derive(ic: &InstallConfig, infra_id: &str) -> Result<Option<Value>> {
+/// The ConfigMap, or None when the installer writes none, with notes for stderr (the
+/// installer defaults taken for facts that were not given). Facts the installer reads from its
+/// credentials or the cloud come from `facts`; when some are missing, one error names every
+/// input that would supply them.
+pub fn derive(
+    ic: &InstallConfig,
+    infra_id: &str,
+    ibm_instance_crn: Option<&str>,
+    facts: &PlatformFacts,
+) -> Result<(Option<Value>, Vec<String>)> {
+    check_flags_fit(&ic.platform, facts)?;
     let mut data = serde_json::Map::new();
+    let mut notes = Vec::new();
+    let mut missing = Missing::default();
     match &ic.platform {
-        Platform::None | Platform::BareMetal(_) => return Ok(None),
+        Platform::None | Platform::BareMetal(_) | Platform::External(_) => {
+            return Ok((None, notes));
+        }
         Platform::Aws(p) => {
             // A non-empty config keeps the kube-apiserver happy (BZ 1926975).
             data.insert("config".into(), json!("[Global]\n"));
@@ -43,33 +65,73 @@ pub fn derive(ic: &InstallConfig, infra_id: &str) -> Result<Option<Value>> {
         Platform::Nutanix(p) => {
             data.insert("config".into(), json!(nutanix(p)?));
         }
-        Platform::Azure(p) => bail!(live_data(if p.cloud_name == "AzureStackCloud" {
-            "platform.azure: the cloud provider config needs the Azure subscription and tenant IDs (from the installer's Azure credentials) and the Azure Stack Hub endpoints (read from the ARM endpoint)"
-        } else {
-            "platform.azure: the cloud provider config needs the Azure subscription and tenant IDs, which the installer reads from its Azure credentials"
-        })),
-        Platform::IbmCloud(_) => bail!(live_data(
-            "platform.ibmcloud: the cloud provider config needs the IBM Cloud account ID and the VPC subnet names, which the installer looks up online"
-        )),
-        Platform::PowerVs(_) => bail!(live_data(
-            "platform.powervs: the cloud provider config needs the IBM Cloud account ID (and the VPC subnets of an existing VPC), which the installer looks up online"
-        )),
-        Platform::OpenStack(_) => bail!(live_data(
-            "platform.openstack: the cloud provider config needs the region and CA bundle of the cloud in clouds.yaml, the external network ID and whether Octavia is available, which the installer looks up"
-        )),
+        Platform::Azure(p) => azure::derive(p, infra_id, facts, &mut missing, &mut data)?,
+        Platform::IbmCloud(p) => {
+            ibm::ibmcloud(
+                p,
+                infra_id,
+                ibm_instance_crn,
+                facts,
+                &mut missing,
+                &mut data,
+            )?;
+        }
+        Platform::PowerVs(p) => {
+            ibm::powervs(
+                p,
+                infra_id,
+                ibm_instance_crn,
+                facts,
+                &mut missing,
+                &mut data,
+            )?;
+        }
+        Platform::OpenStack(p) => {
+            openstack::derive(p, facts, &mut missing, &mut notes, &mut data)?;
+        }
     }
-    Ok(Some(json!({
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {"creationTimestamp": null, "name": "cloud-provider-config", "namespace": "openshift-config"},
-        "data": data,
-    })))
+    if !missing.is_empty() {
+        bail!(missing.message(ic.platform.key()));
+    }
+    Ok((
+        Some(json!({
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"creationTimestamp": null, "name": "cloud-provider-config", "namespace": "openshift-config"},
+            "data": data,
+        })),
+        notes,
+    ))
 }
 
-fn live_data(what: &str) -> String {
-    format!(
-        "{what}; ccm-render cannot look it up offline: give the cloud-provider-config the installer wrote (manifests/cloud-provider-config.yaml) with --cloud-config"
-    )
+/// Each `--<platform>-<fact>` flag belongs to one platform: given for another, it is a mistake.
+fn check_flags_fit(platform: &Platform, facts: &PlatformFacts) -> Result<()> {
+    let stack = matches!(platform, Platform::Azure(p) if p.cloud_name == "AzureStackCloud");
+    for flag in facts.given_flags() {
+        let (fits, needs) = match flag {
+            facts::AZURE_STACK_ENDPOINTS => {
+                (stack, "platform azure with cloudName AzureStackCloud")
+            }
+            facts::IBMCLOUD_ZONES => (
+                matches!(platform, Platform::IbmCloud(_)),
+                "platform ibmcloud",
+            ),
+            facts::POWERVS_VPC_SUBNETS => {
+                (matches!(platform, Platform::PowerVs(_)), "platform powervs")
+            }
+            _ => (
+                matches!(platform, Platform::OpenStack(_)),
+                "platform openstack",
+            ),
+        };
+        if !fits {
+            bail!(
+                "{flag}: only for {needs}; the install-config's platform is {}",
+                platform.key()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `awstypes.IsSecretRegion`: the regions of the ISO and ISOB partitions (C2S, SC2S).
@@ -168,8 +230,7 @@ fn vsphere_ini(infra_id: &str, p: &super::VSphere) -> String {
     out
 }
 
-/// `nutanix.CloudConfigJSON`: Go's `json.Encoder` with a tab indent (fields in struct order,
-/// a trailing newline).
+/// `nutanix.CloudConfigJSON`: Go's `json.Encoder` with a tab indent.
 fn nutanix(p: &super::Nutanix) -> Result<String> {
     let config = json!({
         "prismCentral": {
@@ -180,11 +241,21 @@ fn nutanix(p: &super::Nutanix) -> Result<String> {
         "topologyDiscovery": {"type": "Prism", "topologyCategories": null},
         "enableCustomLabeling": true,
     });
+    go_json_tab(&config)
+}
+
+/// Go's `json.Encoder` with `SetIndent("", "\t")`: fields in the order given, a trailing
+/// newline, and `<`, `>`, `&` escaped as `\u003c`, `\u003e`, `\u0026` (Go's HTML-safe default;
+/// those characters only occur inside strings, so replacing them everywhere is exact).
+fn go_json_tab(value: &Value) -> Result<String> {
     let mut buf = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(b"\t");
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, formatter);
-    serde::Serialize::serialize(&config, &mut ser)?;
-    let mut text = String::from_utf8(buf)?;
+    serde::Serialize::serialize(value, &mut ser)?;
+    let mut text = String::from_utf8(buf)?
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
     text.push('\n');
     Ok(text)
 }

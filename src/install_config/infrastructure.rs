@@ -1,9 +1,14 @@
 //! The `Infrastructure` the installer writes (`pkg/asset/manifests/infrastructure.go`,
-//! `topologies.go`, `vsphere/infrastructure.go`, `nutanix/infrastructure.go`).
+//! `topologies.go`, `vsphere/infrastructure.go`, `nutanix/infrastructure.go`,
+//! `external/infrastructure.go`).
 
 use super::{InstallConfig, Platform, Vips};
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value, json};
+
+/// install-config `platform.external.cloudControllerManager` and Infrastructure
+/// `status.platformStatus.external.cloudControllerManager.state` for a CCM the user brings.
+pub const CCM_EXTERNAL: &str = "External";
 
 /// The Infrastructure, with `spec.cloudConfig` pointing at the cloud-provider-config when the
 /// installer writes one.
@@ -76,6 +81,7 @@ fn member_key(platform: &Platform) -> &'static str {
         Platform::Aws(_) => "aws",
         Platform::Azure(_) => "azure",
         Platform::BareMetal(_) => "baremetal",
+        Platform::External(_) => "external",
         Platform::Gcp(_) => "gcp",
         Platform::IbmCloud(_) => "ibmcloud",
         Platform::None => "none",
@@ -127,12 +133,28 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
             ("PowerVS", Some(spec), Some(status))
         }
         Platform::None => ("None", None, None),
+        Platform::External(p) => {
+            // external/infrastructure.go@a1456cb7: GetInfraPlatformSpec copies the platform
+            // name; GetInfraPlatformStatus maps cloudControllerManager External to the state
+            // External and anything else to None, whose value is "" (`state` is not
+            // omitempty, nor is the `cloudControllerManager` struct).
+            let state = if p.cloud_controller_manager == CCM_EXTERNAL {
+                CCM_EXTERNAL
+            } else {
+                ""
+            };
+            (
+                "External",
+                Some(json!({"platformName": p.platform_name})),
+                Some(json!({"cloudControllerManager": {"state": state}})),
+            )
+        }
         Platform::BareMetal(v) => {
             let (spec, status) = vip_members(v, &machine_networks(ic)?);
             ("BareMetal", Some(spec), Some(status))
         }
-        Platform::OpenStack(v) => {
-            let v = openstack_vips(v, ic)?;
+        Platform::OpenStack(p) => {
+            let v = openstack_vips(&p.vips, ic)?;
             let (spec, status) = vip_members(&v, &machine_networks(ic)?);
             ("OpenStack", Some(spec), Some(status))
         }
@@ -390,7 +412,11 @@ fn vsphere_spec(
     let mut networks: Vec<String> = machine_networks.to_vec();
     for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
         let mask = if vip.contains(':') { "/128" } else { "/32" };
-        networks.push(format!("{vip}{mask}"));
+        let cidr = format!("{vip}{mask}");
+        // Added only when not already there (slices.Contains).
+        if !networks.contains(&cidr) {
+            networks.push(cidr);
+        }
     }
     let mut spec = json!({"vcenters": vcenters, "machineNetworks": networks});
     if !failure_domains.is_empty() {

@@ -70,14 +70,14 @@ fn no_proxy(ic: &InstallConfig, p: &types::Proxy) -> Result<String> {
         .into_iter()
         .map(String::from)
         .collect();
-    set.extend(ic.service_networks.iter().cloned());
+    set.extend(ic.networks.service.iter().cloned());
     let machine = ic.machine_networks.as_ref().ok_or_else(|| {
         anyhow!(
             "networking.machineNetwork: required with a proxy on PowerVS (the installer picks a random default, which goes into the Proxy's noProxy)"
         )
     })?;
     set.extend(machine.iter().cloned());
-    set.extend(ic.cluster_networks.iter().cloned());
+    set.extend(ic.networks.cluster.iter().map(|c| c.cidr.clone()));
     set.insert(format!("api-int.{}", ic.cluster_domain()));
     set.extend(
         p.no_proxy

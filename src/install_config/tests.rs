@@ -24,8 +24,8 @@ fn defaults_are_the_installers() {
     assert_eq!(ic.control_plane_replicas, 3);
     assert_eq!(ic.compute_replicas, 3);
     assert_eq!(ic.machine_networks, Some(vec!["10.0.0.0/16".to_string()]));
-    assert_eq!(ic.cluster_networks, ["10.128.0.0/14"]);
-    assert_eq!(ic.service_networks, ["172.30.0.0/16"]);
+    assert_eq!(ic.networks.cluster[0].cidr, "10.128.0.0/14");
+    assert_eq!(ic.networks.service, ["172.30.0.0/16"]);
     assert_eq!(ic.publish, "External");
     assert_eq!(ic.cluster_domain(), "mycluster.example.com");
 }
@@ -161,7 +161,7 @@ fn proxy_status_holds_the_installers_no_proxy_list() {
 }
 
 #[test]
-fn live_data_platforms_name_the_missing_input() {
+fn platforms_needing_cloud_facts_name_every_missing_input() {
     let mut d = base();
     d["platform"] = json!({"azure": {"region": "centralus"}});
     let ic = parse(&d).expect("valid");
@@ -169,7 +169,8 @@ fn live_data_platforms_name_the_missing_input() {
         .expect_err("needs --cloud-config")
         .to_string();
     assert!(
-        e.contains("subscription and tenant IDs") && e.contains("--cloud-config"),
+        e.contains("--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)")
+            && e.contains("--cloud-config"),
         "{e}"
     );
     let given = Options {
@@ -182,4 +183,61 @@ fn live_data_platforms_name_the_missing_input() {
     let ic = parse(&d).expect("valid");
     let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
     assert!(e.contains("--ibm-instance-crn"), "{e}");
+}
+
+#[test]
+fn external_defaults_the_platform_name_and_maps_the_ccm_state() {
+    let mut d = base();
+    d["platform"] = json!({"external": {}});
+    let ic = parse(&d).expect("valid");
+    let Platform::External(p) = &ic.platform else {
+        panic!("not External: {:?}", ic.platform)
+    };
+    assert_eq!(p.platform_name, "Unknown");
+    let derived = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(
+        derived.infrastructure["status"]["platformStatus"]["external"],
+        json!({"cloudControllerManager": {"state": ""}})
+    );
+    assert_eq!(derived.cloud_provider_config, None);
+    assert!(
+        derived
+            .notes
+            .iter()
+            .any(|n| n.contains("the cluster expects no CCM")),
+        "{:?}",
+        derived.notes
+    );
+    d["platform"] =
+        json!({"external": {"platformName": "oci", "cloudControllerManager": "External"}});
+    let ic = parse(&d).expect("valid");
+    let derived = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(
+        derived.infrastructure["spec"]["platformSpec"],
+        json!({"type": "External", "external": {"platformName": "oci"}})
+    );
+    assert_eq!(
+        derived.infrastructure["status"]["platformStatus"]["external"]["cloudControllerManager"]["state"],
+        "External"
+    );
+    assert!(!derived.notes.iter().any(|n| n.contains("expects no CCM")));
+}
+
+#[test]
+fn ibmcloud_zones_are_the_pools_own_else_the_default_machine_platforms() {
+    let mut d = base();
+    d["platform"] =
+        json!({"ibmcloud": {"region": "eu-gb", "defaultMachinePlatform": {"zones": ["eu-gb-1"]}}});
+    d["compute"] = json!([
+        {"name": "edge", "platform": {"ibmcloud": {"zones": ["eu-gb-3"]}}},
+        {"name": "worker", "platform": {"ibmcloud": {"zones": ["eu-gb-2", "eu-gb-3"]}}},
+    ]);
+    let ic = parse(&d).expect("valid");
+    let Platform::IbmCloud(p) = &ic.platform else {
+        panic!("ibmcloud")
+    };
+    assert_eq!(p.control_plane_zones, ["eu-gb-1"]);
+    assert_eq!(p.compute_zones, ["eu-gb-2", "eu-gb-3"]);
+    d["compute"][1]["platform"] = json!({"ibmcloud": {"zones": "eu-gb-2"}});
+    assert!(err(d).starts_with("compute[1].platform.ibmcloud.zones: invalid type"));
 }

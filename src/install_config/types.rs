@@ -69,6 +69,9 @@ pub struct MachinePool {
     pub name: String,
     #[serde(default)]
     pub replicas: Option<i64>,
+    /// `platform.<name>`: read only for the IBM Cloud zones.
+    #[serde(default, deserialize_with = "nullable")]
+    pub platform: BTreeMap<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -77,14 +80,33 @@ pub struct Networking {
     #[serde(default, deserialize_with = "nullable")]
     pub machine_network: Vec<CidrEntry>,
     #[serde(default, deserialize_with = "nullable")]
-    pub cluster_network: Vec<CidrEntry>,
+    pub cluster_network: Vec<ClusterNetworkEntry>,
     #[serde(default, deserialize_with = "nullable")]
     pub service_network: Vec<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub network_type: String,
     /// Deprecated forms the installer still converts (`pkg/types/conversion`).
     #[serde(default, rename = "machineCIDR", deserialize_with = "nullable")]
     pub machine_cidr: String,
     #[serde(default, rename = "serviceCIDR", deserialize_with = "nullable")]
     pub service_cidr: String,
+    #[serde(default, rename = "clusterNetworks", deserialize_with = "nullable")]
+    pub deprecated_cluster_networks: Vec<ClusterNetworkEntry>,
+    #[serde(default, rename = "type", deserialize_with = "nullable")]
+    pub deprecated_type: String,
+}
+
+/// `networking.clusterNetwork[]` (`types.ClusterNetworkEntry`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterNetworkEntry {
+    #[serde(default, deserialize_with = "nullable")]
+    pub cidr: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub host_prefix: i64,
+    /// Deprecated; converted to `hostPrefix` (the CIDR's bits minus it).
+    #[serde(default, deserialize_with = "nullable")]
+    pub host_subnet_length: i64,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -150,6 +172,10 @@ pub struct Azure {
     #[serde(default, deserialize_with = "nullable")]
     pub network_resource_group_name: String,
     #[serde(default, deserialize_with = "nullable")]
+    pub virtual_network: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub compute_subnet: String,
+    #[serde(default, deserialize_with = "nullable")]
     pub user_tags: BTreeMap<String, String>,
 }
 
@@ -199,6 +225,55 @@ pub struct IbmCloud {
     pub resource_group_name: String,
     #[serde(default, deserialize_with = "nullable")]
     pub service_endpoints: Vec<ServiceEndpoint>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub vpc_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub control_plane_subnets: Vec<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub compute_subnets: Vec<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub default_machine_platform: IbmCloudMachinePool,
+    /// Filled in by the parser: the zones of the control plane and of the `worker` pool
+    /// (`defaultMachinePlatform` overridden by the pool's own `platform.ibmcloud`); empty
+    /// where the install-config names none.
+    #[serde(skip)]
+    pub control_plane_zones: Vec<String>,
+    #[serde(skip)]
+    pub compute_zones: Vec<String>,
+}
+
+impl IbmCloud {
+    /// The zones of the control plane and `worker` pools: the pool's own
+    /// `platform.ibmcloud.zones`, else `platform.ibmcloud.defaultMachinePlatform.zones`
+    /// (installer `pkg/asset/manifests/cloudproviderconfig.go`: `MachinePool.Set` of the
+    /// default, then of the pool; `WorkerMachinePool` is the pool named `worker`).
+    pub fn fill_zones(&mut self, d: &Document) -> anyhow::Result<()> {
+        let default = self.default_machine_platform.zones.clone();
+        let zones = |pool: Option<&MachinePool>, at: &str| -> anyhow::Result<Vec<String>> {
+            let own = match pool.and_then(|pool| pool.platform.get("ibmcloud")) {
+                Some(v) if !v.is_null() => {
+                    super::typed::<IbmCloudMachinePool>(v, &format!("{at}.platform.ibmcloud"))?
+                        .zones
+                }
+                _ => Vec::new(),
+            };
+            Ok(if own.is_empty() { default.clone() } else { own })
+        };
+        self.control_plane_zones = zones(d.control_plane.as_ref(), "controlPlane")?;
+        let worker = d.compute.iter().position(|pool| pool.name == "worker");
+        self.compute_zones = zones(
+            worker.map(|i| &d.compute[i]),
+            &format!("compute[{}]", worker.unwrap_or(0)),
+        )?;
+        Ok(())
+    }
+}
+
+/// `platform.ibmcloud` of a machine pool: only the zones are read.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct IbmCloudMachinePool {
+    #[serde(default, deserialize_with = "nullable")]
+    pub zones: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -212,6 +287,29 @@ pub struct PowerVs {
     pub powervs_resource_group: String,
     #[serde(default, deserialize_with = "nullable")]
     pub service_endpoints: Vec<ServiceEndpoint>,
+    #[serde(default, rename = "vpcRegion", deserialize_with = "nullable")]
+    pub vpc_region: String,
+    #[serde(default, rename = "vpcName", deserialize_with = "nullable")]
+    pub vpc_name: String,
+    #[serde(default, rename = "vpcSubnets", deserialize_with = "nullable")]
+    pub vpc_subnets: Vec<String>,
+    #[serde(default, rename = "serviceInstanceGUID", deserialize_with = "nullable")]
+    pub service_instance_guid: String,
+}
+
+/// `platform.openstack`: the VIPs, and what the cloud provider config reads.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenStack {
+    /// The name of the cloud in the user's clouds.yaml (the installer renames it `openstack`
+    /// in the credentials Secret).
+    #[serde(default, deserialize_with = "nullable")]
+    pub cloud: String,
+    /// The name of the external network (the installer looks its ID up).
+    #[serde(default, deserialize_with = "nullable")]
+    pub external_network: String,
+    #[serde(flatten)]
+    pub vips: Vips,
 }
 
 /// The VIP fields OpenStack, BareMetal, vSphere and Nutanix share.
@@ -240,11 +338,59 @@ pub struct VSphere {
     pub failure_domains: Vec<VSphereFailureDomain>,
     #[serde(default)]
     pub node_networking: Option<Value>,
-    /// The legacy single-vCenter form (`vCenter`, `datacenter`, …); only its presence is read.
-    #[serde(default, rename = "vCenter", deserialize_with = "nullable")]
-    pub legacy_vcenter: String,
+    /// The deprecated single-vCenter form (`pkg/types/vsphere` `Deprecated*` fields), which the
+    /// installer converts to `vcenters` and `failureDomains` (see `super::vsphere`).
+    #[serde(flatten)]
+    pub legacy: VSphereLegacy,
     #[serde(flatten)]
     pub vips: Vips,
+}
+
+/// The deprecated vSphere fields, as the installer's `vsphere.Platform` names them in JSON.
+/// The credentials (`username`, `password`) are not read: nothing derived here carries them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VSphereLegacy {
+    #[serde(default, rename = "vCenter", deserialize_with = "nullable")]
+    pub vcenter: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub datacenter: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub default_datastore: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub folder: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cluster: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub resource_pool: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub network: String,
+}
+
+impl VSphereLegacy {
+    /// Whether any deprecated topology field is set.
+    pub fn has_topology(&self) -> bool {
+        [
+            &self.datacenter,
+            &self.default_datastore,
+            &self.folder,
+            &self.cluster,
+            &self.resource_pool,
+            &self.network,
+        ]
+        .iter()
+        .any(|f| !f.is_empty())
+    }
+}
+
+/// `platform.external` (`pkg/types/external/platform.go`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct External {
+    #[serde(default, deserialize_with = "nullable")]
+    pub platform_name: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub cloud_controller_manager: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -99,6 +99,22 @@ const PROVIDERS: &[(&str, &[(&str, &str)])] = &[
     conformance!("aws"),
     conformance!("azure"),
     conformance!("azurestackhub"),
+    (
+        "digitalocean",
+        &[
+            (
+                INFRASTRUCTURE,
+                include_str!("../../testdata/external/infrastructure-digitalocean.yaml"),
+            ),
+            (
+                INFRASTRUCTURE_SNO,
+                include_str!("../../testdata/external/infrastructure-digitalocean-sno.yaml"),
+            ),
+            // No cloud config: the DigitalOcean CCM takes its token from the environment; its
+            // image is the vendor's default (no images.json key).
+            (IMAGES, include_str!("../../testdata/external/images.json")),
+        ],
+    ),
     conformance!("gcp"),
     conformance!("ibmcloud"),
     conformance!("nutanix"),
@@ -202,11 +218,11 @@ mod tests {
     fn every_built_in_provider_has_samples_and_only_those() {
         let catalogue = crate::providers::Catalogue::builtin().expect("loads");
         let with_samples: Vec<&str> = PROVIDERS.iter().map(|(name, _)| *name).collect();
-        let built_in: Vec<&str> = catalogue.providers.keys().map(String::as_str).collect();
-        assert_eq!(with_samples, built_in);
-        for (name, files) in PROVIDERS {
-            for file in [INFRASTRUCTURE, INFRASTRUCTURE_SNO, CLOUD_CONFIG] {
-                assert!(files.iter().any(|(f, _)| *f == file), "{name}: {file}");
+        let providers: Vec<&str> = catalogue.providers.keys().map(String::as_str).collect();
+        assert_eq!(with_samples, providers);
+        for (name, _) in PROVIDERS {
+            for file in [INFRASTRUCTURE, INFRASTRUCTURE_SNO, IMAGES] {
+                assert!(built_in(name, file).is_some(), "{name}: {file}");
             }
         }
     }

@@ -4,8 +4,8 @@
 //! the file. build.rs, `provider check` and `--provider-dir` all check through these.
 
 use super::descriptor::{
-    API_VERSION, ConfigFormat, CredentialsSpec, Descriptor, EXTERNAL, KNOWN_PLATFORMS, Provider,
-    ProviderSpec,
+    API_VERSION, ConfigFormat, CredentialSource, CredentialsSpec, Descriptor, EXTERNAL,
+    KNOWN_PLATFORMS, Provider, ProviderSpec,
 };
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
@@ -58,13 +58,19 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
     }
     crate::validate::dns_label(&spec.resource_name)
         .map_err(|e| anyhow!("spec.resourceName: {e}"))?;
-    if spec.images.is_empty() {
-        bail!("spec.images: name the images.json key of every container");
-    }
-    for (container, key) in &spec.images {
-        if container.is_empty() || key.is_empty() {
+    check_images(spec)?;
+    if let Some(name) = &spec.bootstrap.credentials.post_install_secret {
+        crate::validate::dns_subdomain(name)
+            .map_err(|e| anyhow!("spec.bootstrap.credentials.postInstallSecret: {e}"))?;
+        if !spec
+            .bootstrap
+            .credentials
+            .files
+            .iter()
+            .any(|f| matches!(f.from, CredentialSource::Key(_)))
+        {
             bail!(
-                "spec.images: {container:?}: container name and images.json key must not be empty"
+                "spec.bootstrap.credentials.postInstallSecret: {name:?} copies the keys of spec.bootstrap.credentials.files, which names none"
             );
         }
     }
@@ -278,4 +284,43 @@ pub fn check_unambiguous<'a>(providers: impl IntoIterator<Item = &'a Provider>) 
         }
     }
     Ok(())
+}
+
+/// `spec.images` and `spec.defaultImages`: every container named with a key; a default image
+/// only for such a container, a valid reference that pins its version.
+fn check_images(spec: &ProviderSpec) -> Result<()> {
+    if spec.images.is_empty() {
+        bail!("spec.images: name the images.json key of every container");
+    }
+    for (container, key) in &spec.images {
+        if container.is_empty() || key.is_empty() {
+            bail!(
+                "spec.images: {container:?}: container name and images.json key must not be empty"
+            );
+        }
+    }
+    for (container, image) in &spec.default_images {
+        if !spec.images.contains_key(container) {
+            bail!(
+                "spec.defaultImages: {container:?}: not a container of spec.images (a default image stands in for a container's images.json key)"
+            );
+        }
+        crate::validate::image_reference(image)
+            .map_err(|e| anyhow!("spec.defaultImages: {container:?}: {e}"))?;
+        if !pins_a_version(image) {
+            bail!(
+                "spec.defaultImages: {container:?}: {image:?} names no tag or digest; a default image states the version it runs"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether an image reference names a tag (`:v1` after the last `/`) or a digest (`@sha256:`).
+fn pins_a_version(image: &str) -> bool {
+    image.contains('@')
+        || image
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains(':'))
 }

@@ -92,6 +92,11 @@ pub struct ProviderSpec {
     pub resource_name: String,
     /// Container name to images.json key.
     pub images: BTreeMap<String, String>,
+    /// Container name to the image it runs when images.json has no entry for its key: the
+    /// vendor's public image at a stated version, for CCMs no release payload carries
+    /// (External providers). images.json still wins.
+    #[serde(default)]
+    pub default_images: BTreeMap<String, String>,
     /// Container environment variable to the value the render step gives it.
     #[serde(default)]
     pub env: BTreeMap<String, EnvSource>,
@@ -135,6 +140,11 @@ pub struct CredentialsSpec {
     /// Why the pod needs no credential file, when `files` is empty.
     #[serde(default)]
     pub note: Option<String>,
+    /// The Secret the post-install manifests read, when its keys are the ones `files` copies
+    /// and nothing else creates it (no CredentialsRequest): rendered under this name in the
+    /// CCM namespace from the `--credentials` Secret (DigitalOcean's `digitalocean`).
+    #[serde(default, rename = "postInstallSecret")]
+    pub post_install_secret: Option<String>,
 }
 
 /// One file under `DIR/secrets/`.

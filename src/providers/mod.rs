@@ -80,7 +80,7 @@ mod tests {
     }
 
     #[test]
-    fn builtin_catalogue_has_the_nine_cccmo_platforms_and_two_external_ones() {
+    fn builtin_catalogue_has_the_nine_cccmo_platforms_and_three_external_ones() {
         let catalogue = Catalogue::builtin().expect("built-in providers load");
         let names: Vec<&str> = catalogue.providers.keys().map(String::as_str).collect();
         assert_eq!(
@@ -90,6 +90,7 @@ mod tests {
                 "aws",
                 "azure",
                 "azurestackhub",
+                "digitalocean",
                 "gcp",
                 "ibmcloud",
                 "nutanix",
@@ -105,7 +106,7 @@ mod tests {
             .filter(|p| p.spec().platform == EXTERNAL)
             .map(Provider::name)
             .collect();
-        assert_eq!(external, ["alicloud", "oci"]);
+        assert_eq!(external, ["alicloud", "digitalocean", "oci"]);
     }
 
     fn external_infra(name: &str, state: &str) -> Infrastructure {
@@ -129,6 +130,7 @@ mod tests {
         assert_eq!(pick("oci", "External"), "oci");
         assert_eq!(pick("Oci", "External"), "oci");
         assert_eq!(pick("AlibabaCloud", "External"), "alicloud");
+        assert_eq!(pick("DigitalOcean", "External"), "digitalocean");
         assert!(pick("oci", "None").contains("state is None: the cluster does not expect a CCM"));
         assert!(pick("oci", "").contains("state is empty"));
         let unknown = pick("Unknown", "External");
@@ -195,6 +197,21 @@ mod tests {
                 "  images:\n",
                 "  images: 3\n  x:\n",
                 "spec.images: invalid type",
+            ),
+            (
+                "  images:\n",
+                "  defaultImages:\n    ccm: quay.io/acme/ccm:v1\n  images:\n",
+                "spec.defaultImages: \"ccm\": not a container of spec.images",
+            ),
+            (
+                "  images:\n",
+                "  defaultImages:\n    cloud-controller-manager: quay.io/acme/ccm\n  images:\n",
+                "spec.defaultImages: \"cloud-controller-manager\": \"quay.io/acme/ccm\" names no tag or digest",
+            ),
+            (
+                "    credentials:\n",
+                "    credentials:\n      postInstallSecret: acme\n",
+                "spec.bootstrap.credentials.postInstallSecret: \"acme\" copies the keys of spec.bootstrap.credentials.files, which names none",
             ),
         ];
         for (from, to, want) in cases {

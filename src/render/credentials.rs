@@ -66,6 +66,45 @@ pub fn secret_files(
     Ok(out)
 }
 
+/// The Secret `name` in `namespace` for the post-install manifests, holding the keys that the
+/// descriptor's credential files copy, from the `--credentials` Secret the provider reads.
+pub fn post_install_secret(
+    provider: &str,
+    name: &str,
+    spec: &CredentialsSpec,
+    credentials: &Credentials,
+    namespace: &str,
+) -> Result<Value> {
+    use base64::Engine as _;
+    let path = &credentials.path;
+    let secret = pick(spec, credentials).ok_or_else(|| {
+        anyhow!(
+            "{path}: {provider} reads the Secret {}, which the file does not hold",
+            spec.secrets.join(" or ")
+        )
+    })?;
+    let mut data = serde_json::Map::new();
+    for file in &spec.files {
+        if let CredentialSource::Key(key) = &file.from {
+            let value = secret
+                .data
+                .get(key)
+                .ok_or_else(|| anyhow!("{path}: Secret {} has no key {key:?}", secret.id()))?;
+            data.insert(
+                key.clone(),
+                Value::String(base64::engine::general_purpose::STANDARD.encode(value.bytes())),
+            );
+        }
+    }
+    Ok(serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": name, "namespace": namespace},
+        "type": "Opaque",
+        "data": data,
+    }))
+}
+
 /// The first Secret of the file that the provider reads, in the descriptor's order of preference.
 fn pick<'a>(spec: &CredentialsSpec, credentials: &'a Credentials) -> Option<&'a Secret> {
     spec.secrets
@@ -151,6 +190,7 @@ mod tests {
                 from: CredentialSource::Key(key.to_string()),
             }],
             note: None,
+            post_install_secret: None,
         }
     }
 
@@ -164,6 +204,7 @@ mod tests {
                 }),
             }],
             note: None,
+            post_install_secret: None,
         }
     }
 
@@ -225,6 +266,7 @@ mod tests {
             secrets: vec!["kube-system/aws-creds".to_string()],
             files: vec![],
             note: Some("instance profile".to_string()),
+            post_install_secret: None,
         };
         let held = creds(vec![secret("kube-system", "aws-creds", &[])]);
         let files = secret_files("aws", &spec, &held, None).expect("renders");
@@ -302,6 +344,39 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("azure_client_secret should be set up"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_post_install_secret_copies_only_the_keys_the_files_read() {
+        let spec = key_spec(
+            &["kube-system/digitalocean"],
+            "digitalocean-access-token",
+            "access-token",
+        );
+        let held = creds(vec![secret(
+            "kube-system",
+            "digitalocean",
+            &[("access-token", "t0ken"), ("other", "x")],
+        )]);
+        let object = post_install_secret("digitalocean", "digitalocean", &spec, &held, "ns")
+            .expect("renders");
+        assert_eq!(
+            object,
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "Secret",
+                "metadata": {"name": "digitalocean", "namespace": "ns"},
+                "type": "Opaque",
+                "data": {"access-token": "dDBrZW4="},
+            })
+        );
+        let other = creds(vec![secret("kube-system", "aws-creds", &[])]);
+        let err = post_install_secret("digitalocean", "digitalocean", &spec, &other, "ns")
+            .expect_err("not held")
+            .to_string();
+        assert!(
+            err.contains("reads the Secret kube-system/digitalocean"),
             "{err}"
         );
     }

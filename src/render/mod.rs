@@ -77,7 +77,7 @@ fn render_objects(
     manifests.reserve(2);
     manifests.extend(common_objects(cfg, provider, common));
     let mut warnings = cfg.warnings.clone();
-    let mut notes = Vec::new();
+    let mut notes = default_image_notes(cfg, provider);
     let mut config_files = BTreeMap::new();
     let cloud_conf = cloud_conf(cfg, provider, &mut warnings)?;
     if let Some(cloud_conf) = &cloud_conf {
@@ -106,8 +106,24 @@ fn render_objects(
             cloud_conf.as_deref().filter(|c| !c.is_empty()),
         )?;
         notes.extend(out.notes);
+        if let Some(name) = &credentials.post_install_secret {
+            manifests.push(credentials::post_install_secret(
+                provider.name(),
+                name,
+                credentials,
+                given,
+                &cfg.namespace,
+            )?);
+        }
         Some(out.files)
     } else {
+        if let Some(name) = &credentials.post_install_secret {
+            warnings.push(format!(
+                "no --credentials: the Secret {name} that the {} manifests read is not rendered; create it in {} (or pass --credentials)",
+                provider.name(),
+                cfg.namespace
+            ));
+        }
         if let Some(file) = credentials.files.first() {
             warnings.push(format!(
                 "no --credentials: the {} bootstrap pod reads /etc/kubernetes/bootstrap-secrets/{}, which is not rendered",
@@ -138,14 +154,29 @@ fn cloud_conf(
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
     let Some(selected) = &cfg.cloud_config else {
-        let object = match &provider.spec().cloud_config.secret {
-            Some(secret) => format!("Secret {}", secret.name),
-            None => "cloud-conf ConfigMap".to_string(),
+        let (object, mounted) = match &provider.spec().cloud_config.secret {
+            Some(secret) => (
+                format!("Secret {}", secret.name),
+                mounts(provider, "secret", "secretName", &secret.name),
+            ),
+            None => (
+                "cloud-conf ConfigMap".to_string(),
+                mounts(provider, "configMap", "name", "cloud-conf"),
+            ),
         };
-        warnings.push(format!(
-            "no --cloud-config: the {object} that the {} manifests mount and config/cloud.conf are not rendered",
-            provider.name()
-        ));
+        // A CCM that reads no config file (DigitalOcean: an API token only) needs none.
+        let bootstrap_reads = provider
+            .spec()
+            .bootstrap
+            .host_files
+            .iter()
+            .any(|f| f.path.ends_with("/cloud.conf"));
+        if mounted || bootstrap_reads {
+            warnings.push(format!(
+                "no --cloud-config: the {object} that the {} manifests mount and config/cloud.conf are not rendered",
+                provider.name()
+            ));
+        }
         return Ok(None);
     };
     let feature_enabled = |gate: &str| cfg.features.is_enabled(gate);
@@ -209,6 +240,22 @@ fn cloud_conf_secret(
         "metadata": { "name": secret.name, "namespace": cfg.namespace },
         "type": "Opaque",
         "data": { secret.key.as_str(): encoded },
+    })
+}
+
+/// Whether a pod template of the provider's manifests mounts a volume whose `source.field` is
+/// `name` (a `configMap` by `name`, a `secret` by `secretName`).
+fn mounts(provider: &Provider, source: &str, field: &str, name: &str) -> bool {
+    let pointer = format!("/{source}/{field}");
+    provider.manifests.iter().any(|object| {
+        object
+            .pointer("/spec/template/spec/volumes")
+            .and_then(Value::as_array)
+            .is_some_and(|volumes| {
+                volumes
+                    .iter()
+                    .any(|v| v.pointer(&pointer).and_then(Value::as_str) == Some(name))
+            })
     })
 }
 
@@ -366,11 +413,35 @@ fn set_image(
         .images
         .get(&name)
         .ok_or_else(|| anyhow!("container {name:?} has no images entry in provider.yaml"))?;
-    let image = cfg
-        .images
-        .get(image_key, &format!("container {name} {whose}"))?;
+    let image = match provider.spec().default_images.get(&name) {
+        // The provider's pinned vendor image stands in for a missing key (noted by
+        // `default_image_notes`); images.json wins when it has one.
+        Some(default) if !cfg.images.has(image_key) => default.as_str(),
+        _ => cfg
+            .images
+            .get(image_key, &format!("container {name} {whose}"))?,
+    };
     container["image"] = json!(image);
     Ok(name)
+}
+
+/// One note per container that runs the provider's default image because images.json has no
+/// entry for its key.
+fn default_image_notes(cfg: &ClusterConfig, provider: &Provider) -> Vec<String> {
+    let spec = provider.spec();
+    spec.default_images
+        .iter()
+        .filter_map(|(container, image)| {
+            let key = spec.images.get(container)?;
+            (!cfg.images.has(key)).then(|| {
+                format!(
+                    "{}: no {key:?} entry: container {container} of the {} provider runs its default image {image} (provider.yaml spec.defaultImages); add the key to run another",
+                    cfg.images.origin(),
+                    provider.name()
+                )
+            })
+        })
+        .collect()
 }
 
 /// Sets the environment values the provider binds, and empties those of disabled gates.

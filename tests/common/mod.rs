@@ -59,6 +59,8 @@ pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
+            } else if path == dir.join(ccm_render::output::LOCK_FILE) {
+                // The lock file every render leaves (empty): not part of the render.
             } else {
                 let rel = path
                     .strip_prefix(dir)

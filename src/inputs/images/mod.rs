@@ -26,6 +26,16 @@ pub struct Images {
 }
 
 impl Images {
+    /// Whether there is a (non-empty) image for an images.json key.
+    pub fn has(&self, key: &str) -> bool {
+        self.entries.get(key).is_some_and(|image| !image.is_empty())
+    }
+
+    /// Where the images came from, for messages.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
     /// The image for an images.json key, or an error that says which key and which file.
     pub fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
         match self.entries.get(key) {

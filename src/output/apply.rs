@@ -1,0 +1,317 @@
+//! Carrying out a [`Plan`]: one update of `--dest-dir` that a crash at any instant leaves as the
+//! old tree or the new one, never a mix.
+//!
+//! [`Dest::open`] creates `--dest-dir` if needed (racing runs all succeed), takes its lock and
+//! repairs what a crashed run left. [`Dest::apply`] then:
+//!
+//! 1. stages every new or changed file as a temporary file beside its target (in the nearest
+//!    folder that exists, when its own is still to be made);
+//! 2. writes the journal of the steps to take (folders to make, renames, removals, emptied
+//!    folders to remove), flushes the staged files and the journal in one batch, and renames the
+//!    journal into place: the commit point;
+//! 3. takes the steps, flushes the folders they touched, and removes the journal.
+//!
+//! A failure before the commit removes the staged files: the tree is as it was. A failure after
+//! it (rare: every step only renames or removes) is retried once; if it persists the journal
+//! stays, the error says so, and the next run completes the update. A plan without changes
+//! writes nothing at all.
+
+use super::durable::{self, Flush};
+use super::failpoint;
+use super::journal::{self, Journal, Step};
+use super::lock::DirLock;
+use super::names;
+use super::plan::{self, Change, Plan, check_dest, probe_dir};
+use super::recover::{self, Leftovers};
+use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
+use anyhow::{Context as _, Result, anyhow, bail};
+use camino::{Utf8Path, Utf8PathBuf};
+use std::collections::BTreeSet;
+
+/// What [`Dest::apply`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Files created or changed.
+    pub written: Vec<Utf8PathBuf>,
+    /// Files already as rendered.
+    pub unchanged: Vec<Utf8PathBuf>,
+    /// Files removed by `--prune`.
+    pub removed: Vec<Utf8PathBuf>,
+    /// Files under the output folders that this render does not produce and that were left in
+    /// place (all of them without `--prune`; symbolic links and names that are not UTF-8 even
+    /// with it).
+    pub left: Vec<Utf8PathBuf>,
+}
+
+impl WriteReport {
+    /// What carrying out `plan` does (or did).
+    pub fn of(plan: &Plan) -> Self {
+        let mut report = Self {
+            left: plan.left.clone(),
+            ..Self::default()
+        };
+        for entry in &plan.entries {
+            match entry.change {
+                Change::Added | Change::Changed => report.written.push(entry.path.clone()),
+                Change::Unchanged => report.unchanged.push(entry.path.clone()),
+                Change::Removed => report.removed.push(entry.path.clone()),
+            }
+        }
+        report
+    }
+}
+
+/// An output directory open for writing: it exists, this run holds its lock, and what a crashed
+/// run left in it is repaired. Dropping it releases the lock. One per output directory: a
+/// command writing several trees (one per case folder) opens each folder as its own `Dest`.
+#[derive(Debug)]
+pub struct Dest {
+    path: Utf8PathBuf,
+    _lock: Option<DirLock>,
+    repaired: Leftovers,
+}
+
+impl Dest {
+    /// Creates `path` if needed, takes its lock (waiting as `lock.rs` says) and repairs it.
+    pub fn open(path: &Utf8Path) -> Result<Self> {
+        check_dest(path)?;
+        create_root(path)?;
+        let lock = DirLock::exclusive(path)?;
+        Self::repair(path, Some(lock))
+    }
+
+    /// [`Dest::open`] without a lock file: for a folder that only this run writes and that must
+    /// not keep a file of ccm-render's (`provider new`, which refuses a folder that is not empty).
+    pub fn open_unlocked(path: &Utf8Path) -> Result<Self> {
+        check_dest(path)?;
+        create_root(path)?;
+        Self::repair(path, None)
+    }
+
+    fn repair(path: &Utf8Path, lock: Option<DirLock>) -> Result<Self> {
+        let repaired = recover::recover(path)?;
+        Ok(Self {
+            path: path.to_owned(),
+            _lock: lock,
+            repaired,
+        })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Utf8Path {
+        &self.path
+    }
+
+    /// What opening it repaired (empty unless a run had crashed there).
+    pub fn repaired(&self) -> &Leftovers {
+        &self.repaired
+    }
+
+    /// What writing `tree` would do, with `--prune` when `prune` (see [`super::plan()`]).
+    pub fn plan(&self, tree: &Tree, prune: bool) -> Result<Plan> {
+        plan::compare(tree, &self.path, prune)
+    }
+
+    /// Carries out `plan`, made by [`Dest::plan`] on this directory.
+    pub fn apply(&self, plan: &Plan) -> Result<WriteReport> {
+        let report = WriteReport::of(plan);
+        if !plan.has_changes() {
+            return Ok(report);
+        }
+        if !plan.leftovers.is_empty() {
+            bail!(
+                "--dest-dir {}: a crashed run's files appeared after this run repaired it",
+                self.path
+            );
+        }
+        let mut flush = Flush::default();
+        let mut staged = Vec::new();
+        let result = self.stage(plan, &mut staged, &mut flush).and_then(|steps| {
+            let journal = Journal::new(steps);
+            journal::commit(&self.path, &journal, &mut flush)?;
+            Ok(journal)
+        });
+        let journal = match result {
+            Ok(journal) => journal,
+            Err(err) => {
+                if !failpoint::is_crash(&err) {
+                    for temp in staged {
+                        let _ = std::fs::remove_file(&temp);
+                    }
+                }
+                return Err(err);
+            }
+        };
+        if let Err(err) = journal::finish(&self.path, &journal) {
+            if failpoint::is_crash(&err) {
+                return Err(err);
+            }
+            journal::finish(&self.path, &journal).map_err(|again| {
+                anyhow!(
+                    "--dest-dir {}: the update stopped half done ({again}); the next ccm-render run on it completes the update recorded in {}",
+                    self.path,
+                    self.path.join(names::JOURNAL)
+                )
+            })?;
+        }
+        Ok(report)
+    }
+
+    /// Stages the new files (their paths into `staged`) and returns the steps of the update.
+    fn stage(
+        &self,
+        plan: &Plan,
+        staged: &mut Vec<Utf8PathBuf>,
+        flush: &mut Flush,
+    ) -> Result<Vec<Step>> {
+        let dest = &self.path;
+        // Folders to make: the layout's, and those of every new file, parents first.
+        let mut folders: BTreeSet<Utf8PathBuf> = plan.missing_folders.iter().cloned().collect();
+        let writes: Vec<_> = plan
+            .entries
+            .iter()
+            .filter(|e| matches!(e.change, Change::Added | Change::Changed))
+            .collect();
+        for entry in &writes {
+            let mut parent = entry.path.parent();
+            while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
+                if !probe_dir(&dest.join(dir))? {
+                    folders.insert(dir.to_owned());
+                }
+                parent = dir.parent();
+            }
+        }
+        let mut steps: Vec<Step> = folders
+            .iter()
+            .map(|folder| Step::Mkdir {
+                path: folder.to_string(),
+                mode: (folder == SECRETS).then_some(SECRETS_DIR_MODE),
+            })
+            .collect();
+        for entry in writes {
+            let Some(file) = &entry.new else {
+                continue;
+            };
+            // The nearest existing folder: a rename stays within one filesystem.
+            let mut dir = entry.path.parent().unwrap_or(Utf8Path::new(""));
+            while folders.contains(dir) {
+                dir = dir.parent().unwrap_or(Utf8Path::new(""));
+            }
+            let dir = if dir.as_str().is_empty() {
+                dest.clone()
+            } else {
+                dest.join(dir)
+            };
+            let temp = durable::stage(&dir, file, "--dest-dir")?;
+            staged.push(temp.clone());
+            flush.file(&temp);
+            let from = temp
+                .strip_prefix(dest)
+                .map_err(|_| anyhow!("--dest-dir: {temp} is not inside {dest}"))?;
+            steps.push(Step::Rename {
+                from: from.to_string(),
+                to: entry.path.to_string(),
+            });
+        }
+        let removed: BTreeSet<&Utf8Path> = plan
+            .entries
+            .iter()
+            .filter(|e| e.change == Change::Removed)
+            .map(|e| e.path.as_path())
+            .collect();
+        steps.extend(removed.iter().map(|path| Step::Remove {
+            path: path.to_string(),
+        }));
+        steps.extend(
+            emptied_folders(dest, &removed, &plan.folders)?
+                .into_iter()
+                .map(|path| Step::Rmdir {
+                    path: path.to_string(),
+                }),
+        );
+        Ok(steps)
+    }
+}
+
+/// The folders that removing `removed` leaves empty, deepest first, except `keep` (the tree's
+/// own folders): so `secrets/` goes when a render without `--credentials` prunes it, and stays,
+/// empty, with `--credentials` (aws, vsphere).
+fn emptied_folders(
+    dest: &Utf8Path,
+    removed: &BTreeSet<&Utf8Path>,
+    keep: &[&str],
+) -> Result<Vec<Utf8PathBuf>> {
+    let mut parents = BTreeSet::new();
+    for path in removed {
+        let mut parent = path.parent();
+        while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
+            parents.insert(dir.to_owned());
+            parent = dir.parent();
+        }
+    }
+    // What stays in each folder, deepest folders first so that a folder sees its emptied
+    // subfolders as gone.
+    let mut emptied = BTreeSet::new();
+    for relative in parents.iter().rev() {
+        if keep.contains(&relative.as_str()) {
+            continue;
+        }
+        let dir = dest.join(relative);
+        let mut empty = true;
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("--dest-dir: listing {dir}"))?
+        {
+            let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;
+            let child = relative.join(entry.file_name().to_string_lossy().as_ref());
+            if !removed.contains(child.as_path()) && !emptied.contains(&child) {
+                empty = false;
+                break;
+            }
+        }
+        if empty {
+            emptied.insert(relative.clone());
+        }
+    }
+    let mut out: Vec<Utf8PathBuf> = emptied.into_iter().collect();
+    out.reverse();
+    Ok(out)
+}
+
+/// Creates `--dest-dir` and its missing ancestors. The user named this path, so symbolic links
+/// on the way to it (and `--dest-dir` itself being one) are followed; below it, nothing is.
+/// Another run creating the same folders at the same time is no error.
+fn create_root(dir: &Utf8Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => bail!("--dest-dir: {dir}: {err}"),
+    }
+    if std::fs::symlink_metadata(dir).is_ok() {
+        bail!("--dest-dir: {dir} is a symbolic link to nowhere");
+    }
+    if let Some(parent) = dir.parent()
+        && !parent.as_str().is_empty()
+    {
+        create_root(parent)?;
+    }
+    match std::fs::create_dir(dir) {
+        Ok(()) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(err) => bail!("--dest-dir: creating {dir}: {err}"),
+    }
+}
+
+/// Writes a tree under `dest` (opened with [`Dest::open`]); files it does not produce stay.
+pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
+    apply(tree, dest, false)
+}
+
+/// Writes a tree under `dest` and, with `prune`, removes the files under
+/// [`super::PRUNABLE`] that it does not produce (and the folders that empties, except the
+/// tree's own), as one update.
+pub fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
+    let dest = Dest::open(dest)?;
+    let plan = dest.plan(tree, prune)?;
+    dest.apply(&plan)
+}

@@ -1,0 +1,77 @@
+//! Everything about how files land on disk; the only code that writes to `--dest-dir`.
+//!
+//! A render reaches the disk in four moves, one file each:
+//!
+//! * `tree.rs`, [`tree`]: lay the rendered objects out as files (names, modes, folders), in
+//!   memory.
+//! * `plan.rs`, [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would
+//!   be added, changed, removed (`--prune`), and what a crashed run left. `--check`/`--diff`
+//!   stop here.
+//! * `apply.rs`, [`apply`]: open the directory ([`Dest::open`]: create it, lock it, repair it)
+//!   and carry the plan out as one update that a crash at any instant leaves as the old tree or
+//!   the new.
+//! * `recover.rs`: the repair: complete an update whose journal exists, remove stray temporary
+//!   files.
+//!
+//! Beneath them: `journal.rs` (the commit record of an update and its idempotent steps),
+//! `lock.rs` (runs on one directory take turns), `durable.rs` (staging files, batched
+//! flushes, and [`replace_single_file`] for a single file outside the tree), `names.rs` (the
+//! `.ccm-render*` files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs`
+//! (crashes and full disks on demand at every step).
+//!
+//! What `render` does with them (`src/commands.rs`):
+//!
+//! ```text
+//! plan(tree, DIR)            read-only, under a shared lock if DIR/.ccm-render.lock exists
+//!   └─ no change? done: nothing written, not even the lock file
+//! Dest::open(DIR)            mkdir -p DIR; flock DIR/.ccm-render.lock; repair a crashed run
+//! dest.plan(tree)            the same comparison, now under the lock
+//! dest.apply(&plan)          stage .ccm-render-tmp-* files → flush → DIR/.ccm-render.journal
+//!                            (commit) → renames, removals → flush → remove the journal
+//! ```
+//!
+//! A command that writes several trees (one per case folder) opens each folder as its own
+//! [`Dest`]. A single file elsewhere (`--emit-infrastructure`, an Ignition config) goes
+//! through [`replace_single_file`].
+//!
+//! The guarantee, for a reader of `--dest-dir`: after a run ends, however it ends, and once the
+//! next run on the directory has begun, every file is the old render's or every file is the new
+//! render's; no temporary file survives that next run. A render that changes nothing writes
+//! nothing.
+
+mod apply;
+mod durable;
+mod failpoint;
+mod journal;
+mod lock;
+mod names;
+mod plan;
+mod recover;
+mod tree;
+
+pub use apply::{Dest, WriteReport, apply, write};
+pub use durable::replace_single_file;
+pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
+pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
+pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
+pub use recover::Leftovers;
+pub use tree::{
+    FOLDERS, File, ObjectRef, PRIVATE_MODE, PRUNABLE, PUBLIC_MODE, SECRETS, SECRETS_DIR_MODE, Tree,
+    tree,
+};
+
+use anyhow::Result;
+use camino::Utf8Path;
+
+/// Writes one file outside `--dest-dir` (`--emit-infrastructure`) with
+/// [`replace_single_file`], mode 0644. `flag` names the file in errors.
+pub fn write_file(path: &Utf8Path, bytes: &[u8], flag: &str) -> Result<()> {
+    let file = File {
+        bytes: bytes.to_vec(),
+        mode: PUBLIC_MODE,
+    };
+    replace_single_file(path, &file, flag)
+}
+
+#[cfg(test)]
+mod tests;

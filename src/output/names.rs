@@ -1,0 +1,76 @@
+//! The names of the files ccm-render keeps for itself in `--dest-dir`, besides the render: the
+//! lock file, the journal, and temporary files. All begin with `.ccm-render`, so `ls` hides them
+//! and no rendered file (`<kind>-<name>.yaml`, `cloud.conf`, credential keys) can be mistaken for
+//! one. Recovery removes only files whose names [`is_temporary`] recognises (and of those made by
+//! a single-file write, only the ones no live writer holds).
+
+/// The lock file in `--dest-dir`: runs on one directory take turns on it (see
+/// `lock.rs`). Empty, except for the pid of a render while that render holds it.
+pub const LOCK: &str = ".ccm-render.lock";
+
+/// The journal of the update in progress in `--dest-dir`, present only between an update's
+/// commit and its end (see `journal.rs`).
+pub const JOURNAL: &str = ".ccm-render.journal";
+
+/// Prefix of every temporary file: a file staged beside its target, or a journal being written.
+pub const TEMP_PREFIX: &str = ".ccm-render-tmp-";
+
+/// Prefix of the temporary file of a single-file write ([`super::replace_single_file`]), which
+/// its writer holds a `flock` on until it is renamed into place.
+pub const SINGLE_PREFIX: &str = ".ccm-render-one-";
+
+/// What releases before the journal named their temporary files: `.ccm-render-` and the six
+/// random letters and digits of `tempfile`'s default (seen left behind by a SIGKILL, issue 15).
+const LEGACY_PREFIX: &str = ".ccm-render-";
+const LEGACY_RANDOM_LEN: usize = 6;
+
+/// Whether `name` (a file name, no folder) is one of ccm-render's temporary files.
+pub fn is_temporary(name: &str) -> bool {
+    if let Some(random) = name.strip_prefix(TEMP_PREFIX) {
+        return random_part(random);
+    }
+    if is_single_temporary(name) {
+        return true;
+    }
+    name.strip_prefix(LEGACY_PREFIX).is_some_and(|random| {
+        random.len() == LEGACY_RANDOM_LEN && random.bytes().all(|b| b.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether `name` is the temporary file of a single-file write (see [`SINGLE_PREFIX`]).
+pub fn is_single_temporary(name: &str) -> bool {
+    name.strip_prefix(SINGLE_PREFIX).is_some_and(random_part)
+}
+
+fn random_part(random: &str) -> bool {
+    !random.is_empty() && random.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_our_temporary_names_are_recognised() {
+        for ours in [
+            ".ccm-render-tmp-Ab12Cd34",
+            ".ccm-render-one-Ab12Cd34",
+            ".ccm-render-x7Ye0q",
+        ] {
+            assert!(is_temporary(ours), "{ours}");
+        }
+        for theirs in [
+            LOCK,
+            JOURNAL,
+            ".ccm-render-tmp-",
+            ".ccm-render-tmp-a/b",
+            ".ccm-render-journal",
+            ".ccm-render-abc",
+            "ccm-render-tmp-abc",
+            "deployment-ccm.yaml",
+            ".ccm-render-tmp-x.yaml",
+        ] {
+            assert!(!is_temporary(theirs), "{theirs}");
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! What writing a [`Tree`] would do to `--dest-dir`, found by reading it and never writing:
+//! which files would be added, changed, left or (with `--prune`) removed, which folders are
+//! missing, and what a crashed run left for the next one to repair ([`Leftovers`]). `--check`
+//! and `--diff` print a [`Plan`]; [`super::apply`] carries one out.
+
+use super::names;
+use super::recover::Leftovers;
+use super::tree::{File, PRUNABLE, Tree};
+use anyhow::{Context as _, Result, anyhow, bail};
+use camino::{Utf8Path, Utf8PathBuf};
+use std::os::unix::fs::PermissionsExt as _;
+
+/// Checks that `dest` can be an output directory: a directory, or missing with a creatable
+/// parent; never a file.
+pub fn check_dest(dest: &Utf8Path) -> Result<()> {
+    match std::fs::metadata(dest) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
+        Err(err) if missing(&err) => {
+            // The nearest existing ancestor must be a directory, or nothing can be created.
+            let mut ancestor = dest.parent();
+            while let Some(dir) = ancestor {
+                match std::fs::metadata(dir) {
+                    Ok(meta) if meta.is_dir() => return Ok(()),
+                    Ok(_) => bail!("--dest-dir {dest}: {dir} exists and is not a directory"),
+                    Err(err) if missing(&err) => {
+                        ancestor = dir.parent();
+                    }
+                    Err(err) => bail!("--dest-dir {dest}: {dir}: {err}"),
+                }
+            }
+            Ok(())
+        }
+        Err(err) => Err(anyhow!("--dest-dir {dest}: {err}")),
+    }
+}
+
+/// How a file of the output directory compares with the render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Rendered, not in the directory.
+    Added,
+    /// Rendered, in the directory with other contents or another mode.
+    Changed,
+    /// Rendered and already in the directory as rendered.
+    Unchanged,
+    /// In the directory, not rendered, and `--prune` given.
+    Removed,
+}
+
+/// One file of a [`Plan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Path relative to `--dest-dir`.
+    pub path: Utf8PathBuf,
+    /// What writing would do to it.
+    pub change: Change,
+    /// The file as it is in the directory.
+    pub old: Option<File>,
+    /// The file as rendered.
+    pub new: Option<File>,
+}
+
+/// What writing a tree would do to `--dest-dir`, computed without changing anything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Every rendered file, and with `--prune` every file to remove, by path.
+    pub entries: Vec<Entry>,
+    /// Of [`Tree::folders`], those that do not exist yet (all of them when `--dest-dir` does not).
+    pub missing_folders: Vec<Utf8PathBuf>,
+    /// Files under the output folders that are not rendered and stay (see
+    /// [`super::WriteReport::left`]).
+    pub left: Vec<Utf8PathBuf>,
+    /// What an interrupted run left, which a render repairs before anything else (always empty
+    /// in a plan made by [`super::Dest::plan`], which repaired it already).
+    pub leftovers: Leftovers,
+    /// The tree's folders ([`Tree::folders`]): never removed, even when `--prune` empties them.
+    pub folders: Vec<&'static str>,
+}
+
+impl Plan {
+    /// Whether writing would change anything (a repair of [`Plan::leftovers`] included).
+    pub fn has_changes(&self) -> bool {
+        !self.missing_folders.is_empty()
+            || !self.leftovers.is_empty()
+            || self.entries.iter().any(|e| e.change != Change::Unchanged)
+    }
+}
+
+/// Compares `tree` with `dest` without writing or creating anything (`render --check`): not
+/// even the lock file. When a lock file exists, the comparison waits for a render that holds
+/// it (a shared lock), so it never sees an update half done.
+pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
+    check_dest(dest)?;
+    // Checked on every run, not only on those that end up waiting.
+    super::lock::timeout()?;
+    if !probe_dir_or_missing(dest)? {
+        return compare(tree, dest, prune);
+    }
+    let Some(_shared) = super::lock::DirLock::shared_if_present(dest)? else {
+        let plan = compare(tree, dest, prune)?;
+        // The lock file is never removed once made: when it still does not exist, no render
+        // ran while this one read the directory. When it appeared meanwhile, read again under it.
+        return match super::lock::DirLock::shared_if_present(dest)? {
+            None => Ok(plan),
+            Some(_shared) => compare(tree, dest, prune),
+        };
+    };
+    compare(tree, dest, prune)
+}
+
+/// [`plan`] without the lock: the caller holds it, or `dest` has no lock file.
+pub(super) fn compare(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
+    let mut plan = Plan {
+        folders: tree.folders(),
+        leftovers: super::recover::inspect(dest)?,
+        ..Plan::default()
+    };
+    for folder in tree.folders() {
+        if !probe_dir(&dest.join(folder))? {
+            plan.missing_folders.push(folder.into());
+        }
+    }
+    for (relative, file) in &tree.files {
+        let path = dest.join(relative);
+        let mut parent = relative.parent();
+        while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
+            probe_dir(&dest.join(dir))?;
+            parent = dir.parent();
+        }
+        let old = read_existing(&path)?;
+        let change = match &old {
+            None => Change::Added,
+            Some(old) if old == file => Change::Unchanged,
+            Some(_) => Change::Changed,
+        };
+        plan.entries.push(Entry {
+            path: relative.clone(),
+            change,
+            old,
+            new: Some(file.clone()),
+        });
+    }
+    let stale = stale_files(tree, dest)?;
+    plan.left = stale.links;
+    if prune {
+        for relative in stale.files {
+            let old = read_existing(&dest.join(&relative))?;
+            plan.entries.push(Entry {
+                path: relative,
+                change: Change::Removed,
+                old,
+                new: None,
+            });
+        }
+        plan.entries.sort_by(|a, b| a.path.cmp(&b.path));
+    } else {
+        plan.left.extend(stale.files);
+        plan.left.sort();
+    }
+    Ok(plan)
+}
+
+/// Whether `dest` exists (as a directory, links followed: the user named it).
+fn probe_dir_or_missing(dest: &Utf8Path) -> Result<bool> {
+    match std::fs::metadata(dest) {
+        Ok(meta) if meta.is_dir() => Ok(true),
+        Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
+        Err(err) if missing(&err) => Ok(false),
+        Err(err) => bail!("--dest-dir {dest}: {err}"),
+    }
+}
+
+/// Whether `dir` (inside `--dest-dir`) exists as a real directory; an error when it is a
+/// symbolic link or a file, which a write would refuse too.
+pub(super) fn probe_dir(dir: &Utf8Path) -> Result<bool> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(true),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
+        }
+        Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
+        Err(err) if missing(&err) => Ok(false),
+        Err(err) => bail!("--dest-dir: {dir}: {err}"),
+    }
+}
+
+/// Files under [`PRUNABLE`] that `tree` does not produce.
+struct Stale {
+    /// Regular files, by path relative to `--dest-dir`.
+    files: Vec<Utf8PathBuf>,
+    /// Never removed: symbolic links (nor followed, so pruning cannot reach outside
+    /// `--dest-dir`), and names that are not UTF-8.
+    links: Vec<Utf8PathBuf>,
+}
+
+fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
+    let mut stale = Stale {
+        files: Vec::new(),
+        links: Vec::new(),
+    };
+    let mut stack: Vec<Utf8PathBuf> = PRUNABLE.iter().map(Utf8PathBuf::from).collect();
+    while let Some(relative) = stack.pop() {
+        let dir = dest.join(&relative);
+        let meta = match std::fs::symlink_metadata(&dir) {
+            Ok(meta) => meta,
+            Err(err) if missing(&err) => continue,
+            Err(err) => bail!("--dest-dir: {dir}: {err}"),
+        };
+        if meta.file_type().is_symlink() {
+            stale.links.push(relative);
+            continue;
+        }
+        if !meta.is_dir() {
+            bail!("--dest-dir: {dir} exists and is not a directory");
+        }
+        let entries =
+            std::fs::read_dir(&dir).with_context(|| format!("--dest-dir: listing {dir}"))?;
+        for entry in entries {
+            let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                // The render never writes such a name; leave it, named as well as it can be.
+                stale
+                    .links
+                    .push(relative.join(name.to_string_lossy().as_ref()));
+                continue;
+            };
+            if names::is_temporary(name) {
+                // A crashed run's temporary file: repair's business (Leftovers), not prune's.
+                continue;
+            }
+            let child = relative.join(name);
+            let kind = entry
+                .file_type()
+                .with_context(|| format!("--dest-dir: reading {}", dest.join(&child)))?;
+            if kind.is_symlink() {
+                stale.links.push(child);
+            } else if kind.is_dir() {
+                stack.push(child);
+            } else if !tree.files.contains_key(&child) {
+                stale.files.push(child);
+            }
+        }
+    }
+    stale.files.sort();
+    stale.links.sort();
+    Ok(stale)
+}
+
+/// Whether a path does not exist (also when a file stands where a folder of the path should).
+pub(super) fn missing(err: &std::io::Error) -> bool {
+    matches!(
+        err.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
+}
+
+/// The file at `path` as it is now, or None when there is none.
+pub fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            bail!("--dest-dir: {path} is a symbolic link; refusing to replace it")
+        }
+        Ok(meta) if !meta.is_file() => bail!("--dest-dir: {path} exists and is not a file"),
+        Ok(meta) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("--dest-dir: reading {path}"))?;
+            Ok(Some(File {
+                bytes,
+                mode: meta.permissions().mode() & 0o7777,
+            }))
+        }
+        Err(err) if missing(&err) => Ok(None),
+        Err(err) => bail!("--dest-dir: {path}: {err}"),
+    }
+}

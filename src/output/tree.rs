@@ -1,0 +1,231 @@
+//! How a render is laid out as files: one object per file under `bootstrap/`, `manifests/`,
+//! `config/` and (with `--credentials`) `secrets/`, with the names and modes of the CLI
+//! contract. Pure: a [`Tree`] is built in memory and nothing here touches the disk.
+
+use crate::render::Rendered;
+use anyhow::{Result, bail};
+use camino::Utf8PathBuf;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The folders that always exist after a successful render (CLI contract).
+pub const FOLDERS: [&str; 3] = ["bootstrap", "config", "manifests"];
+
+/// The folder of credential files, present only with `--credentials` (CLI contract).
+pub const SECRETS: &str = "secrets";
+
+/// The folders `--prune` may remove files from: the ones this tool writes.
+pub const PRUNABLE: [&str; 4] = ["bootstrap", "config", "manifests", "secrets"];
+
+/// Mode of `secrets/` when ccm-render creates it.
+pub const SECRETS_DIR_MODE: u32 = 0o700;
+
+/// Mode of manifests and static pods.
+pub const PUBLIC_MODE: u32 = 0o644;
+/// Mode of the cloud config, credentials and Secret manifests.
+pub const PRIVATE_MODE: u32 = 0o600;
+
+/// One output file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    /// Contents.
+    pub bytes: Vec<u8>,
+    /// Unix permission bits.
+    pub mode: u32,
+}
+
+/// A rendered tree: paths relative to `--dest-dir`, in sorted order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tree {
+    /// Files by relative path.
+    pub files: BTreeMap<Utf8PathBuf, File>,
+    /// The folders that exist after writing the tree, even when empty: [`FOLDERS`] for a render
+    /// (the CLI contract), plus `secrets/` with `--credentials`.
+    pub folders: Vec<&'static str>,
+    /// The object each YAML file holds, by the same path (for `--output json`).
+    pub objects: BTreeMap<Utf8PathBuf, ObjectRef>,
+}
+
+impl Tree {
+    /// The folders that exist after writing this tree (see [`Tree::folders`](Self#structfield.folders)).
+    pub fn folders(&self) -> Vec<&'static str> {
+        self.folders.clone()
+    }
+}
+
+/// Which Kubernetes object a file holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObjectRef {
+    /// `apiVersion`.
+    pub api_version: String,
+    /// `kind`.
+    pub kind: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace`, for namespaced objects.
+    pub namespace: Option<String>,
+}
+
+impl ObjectRef {
+    fn of(object: &Value) -> Self {
+        let text = |p: &str| object.pointer(p).and_then(Value::as_str).map(String::from);
+        Self {
+            api_version: text("/apiVersion").unwrap_or_default(),
+            kind: crate::inputs::kind_of(object).to_string(),
+            name: crate::inputs::name_of(object).to_string(),
+            namespace: text("/metadata/namespace"),
+        }
+    }
+}
+
+/// Lays a render out as files: one object per file, named from kind and name (and namespace
+/// when two objects would otherwise share a name).
+pub fn tree(rendered: &Rendered) -> Result<Tree> {
+    let mut files = BTreeMap::new();
+    let mut refs = BTreeMap::new();
+    for (folder, objects) in [
+        ("bootstrap", &rendered.bootstrap),
+        ("manifests", &rendered.manifests),
+    ] {
+        for (name, object) in file_names(objects)? {
+            let text = crate::yaml::to_string(object)?;
+            let path = Utf8PathBuf::from(folder).join(name);
+            refs.insert(path.clone(), ObjectRef::of(object));
+            // A Secret manifest (OCI's cloud-provider.yaml) can hold a cloud key: owner-only,
+            // like config/cloud.conf.
+            let mode = if crate::inputs::kind_of(object) == "Secret" {
+                PRIVATE_MODE
+            } else {
+                PUBLIC_MODE
+            };
+            files.insert(
+                path,
+                File {
+                    bytes: text.into_bytes(),
+                    mode,
+                },
+            );
+        }
+    }
+    for (name, text) in &rendered.config_files {
+        files.insert(
+            Utf8PathBuf::from("config").join(name),
+            File {
+                bytes: text.clone().into_bytes(),
+                mode: PRIVATE_MODE,
+            },
+        );
+    }
+    if let Some(secret_files) = &rendered.secret_files {
+        for (name, value) in secret_files {
+            files.insert(
+                Utf8PathBuf::from(SECRETS).join(name),
+                File {
+                    bytes: value.bytes().to_vec(),
+                    mode: PRIVATE_MODE,
+                },
+            );
+        }
+    }
+    Ok(Tree {
+        files,
+        objects: refs,
+        folders: if rendered.secret_files.is_some() {
+            [FOLDERS.as_slice(), &[SECRETS]].concat()
+        } else {
+            FOLDERS.to_vec()
+        },
+    })
+}
+
+/// `<kind>-<name>.yaml` in lower case, with characters that are awkward in file names (`:` in
+/// RBAC binding names) turned into `_`; `<kind>-<namespace>-<name>.yaml` for objects that would
+/// otherwise collide.
+fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
+    let short = |o: &Value| {
+        sanitize(&format!(
+            "{}-{}",
+            crate::inputs::kind_of(o),
+            crate::inputs::name_of(o)
+        ))
+    };
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for object in objects {
+        *counts.entry(short(object)).or_default() += 1;
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::with_capacity(objects.len());
+    for object in objects {
+        let base = short(object);
+        let stem = if counts.get(&base).copied().unwrap_or_default() > 1 {
+            let namespace = object
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or("cluster");
+            sanitize(&format!(
+                "{}-{namespace}-{}",
+                crate::inputs::kind_of(object),
+                crate::inputs::name_of(object)
+            ))
+        } else {
+            base
+        };
+        let name = format!("{stem}.yaml");
+        if !seen.insert(name.clone()) {
+            bail!("two rendered objects would both be written to {name}");
+        }
+        out.push((name, object));
+    }
+    Ok(out)
+}
+
+fn sanitize(stem: &str) -> String {
+    stem.chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '.' | '-') => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(kind: &str, ns: Option<&str>, name: &str) -> Value {
+        let mut v = json!({"apiVersion": "v1", "kind": kind, "metadata": {"name": name}});
+        if let Some(ns) = ns {
+            v["metadata"]["namespace"] = json!(ns);
+        }
+        v
+    }
+
+    #[test]
+    fn file_names_are_kind_and_name_in_lower_case() {
+        let objects = [
+            obj("RoleBinding", Some("kube-system"), "a:b"),
+            obj("Deployment", None, "X"),
+        ];
+        let names: Vec<String> = file_names(&objects)
+            .expect("ok")
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["rolebinding-a_b.yaml", "deployment-x.yaml"]);
+    }
+
+    #[test]
+    fn colliding_names_get_the_namespace() {
+        let objects = [
+            obj("Role", Some("kube-system"), "ccm"),
+            obj("Role", Some("other"), "ccm"),
+        ];
+        let names: Vec<String> = file_names(&objects)
+            .expect("ok")
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["role-kube-system-ccm.yaml", "role-other-ccm.yaml"]);
+    }
+}

@@ -299,10 +299,10 @@ mod emit {
     /// starts with a letter or `/`), no edge spaces, and not a YAML 1.1 boolean or null word.
     pub fn is_simple(text: &str) -> bool {
         let bytes = text.as_bytes();
-        let Some(&first) = bytes.first() else {
+        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
             return false;
         };
-        if !(first.is_ascii_alphabetic() || first == b'/') || bytes[bytes.len() - 1] == b' ' {
+        if !(first.is_ascii_alphabetic() || first == b'/') || last == b' ' {
             return false;
         }
         if !bytes
@@ -311,6 +311,7 @@ mod emit {
         {
             return false;
         }
+        // The YAML 1.1 words are at most five letters long.
         bytes.len() > 5
             || ![
                 "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf",

@@ -14,18 +14,38 @@ mod check;
 mod compiled;
 #[path = "src/providers/descriptor.rs"]
 mod descriptor;
+#[path = "src/features.rs"]
+mod features;
 #[path = "src/json_fields.rs"]
 mod json_fields;
 #[path = "src/providers/parse.rs"]
 mod parse;
 #[path = "src/inputs/provider_dir.rs"]
 mod provider_dir;
+#[path = "src/releases/behaviour.rs"]
+mod release_behaviour;
+#[path = "src/releases/data.rs"]
+mod release_data;
+#[path = "src/releases/delta.rs"]
+mod release_delta;
 #[path = "src/render/script.rs"]
 mod script;
 #[path = "src/validate.rs"]
 mod validate;
 #[path = "src/yaml.rs"]
 mod yaml;
+
+/// `crate::providers`, as the release files name it.
+mod providers {
+    pub(crate) use super::descriptor::*;
+    pub(crate) use super::parse::{Parsed, check_parsed};
+}
+/// `crate::releases`.
+mod releases {
+    pub(crate) use super::release_behaviour as behaviour;
+    pub(crate) use super::release_data as data;
+    pub(crate) use super::release_delta as delta;
+}
 
 /// `crate::inputs::provider_dir`, as the shared files name it.
 mod inputs {

@@ -53,6 +53,7 @@ fn load(platform: &str) -> ClusterConfig {
         ))),
         network: Some(conformance("network.yaml")),
         namespace: DEFAULT_NAMESPACE.to_owned(),
+        release: None,
         ..InputFiles::default()
     };
     ClusterConfig::load(&files).expect("conformance inputs load")
@@ -125,6 +126,7 @@ fn transform_with(cfg: &ClusterConfig, kind: Transform, source: &str) -> cloud_c
         infrastructure: &cfg.infrastructure.raw,
         network: cfg.network.as_ref(),
         feature_enabled: &gates,
+        behaviour: &cfg.release.behaviour.cloud_config,
     };
     cloud_config::transform(kind, source, &ctx).expect("transforms")
 }

@@ -27,8 +27,10 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
+            [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
+            [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -58,10 +60,14 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--ca-bundle', '--ca-bundle', [CompletionResultType]::ParameterName, 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host''s system bundle)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
             [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders that add to or override the built-in providers')
-            [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23, or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else the newest. `ccm-render releases` lists them')
+            [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given')
+            [CompletionResult]::new('--ignition', '--ignition', [CompletionResultType]::ParameterName, 'Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose storage.files put every file where it lands on the bootstrap node (see `placements`)')
+            [CompletionResult]::new('--ignition-version', '--ignition-version', [CompletionResultType]::ParameterName, 'With --ignition: the Ignition spec version to write [default: the one the installer of the release writes, 3.2.0 for 4.18 to 4.23]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of every file (json; see README)')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render in memory and compare with DIR; write nothing. Lists the files that would be added, changed or removed; exit status 1 when there are any, 0 when there are none')
+            [CompletionResult]::new('--ignition-manifests', '--ignition-manifests', [CompletionResultType]::ParameterName, 'With --ignition: also the post-install manifests, to /opt/openshift/manifests')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the files that would be added, changed or removed; exit status 1 when there are any, 0 when there are none')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Like --check, and print a unified diff of every change (credentials redacted)')
             [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/ and secrets/ that this render does not produce. Without it, no file is ever removed')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -73,6 +79,16 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;platforms' {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
             [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders to list too (as render --provider-dir reads it)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ccm-render;placements' {
+            [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'A rendered directory: print one line per file in it instead of one per folder')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print lines `SOURCE TARGET MODE DIR-MODE` (text) or JSON (json; see README)')
+            [CompletionResult]::new('--manifests', '--manifests', [CompletionResultType]::ParameterName, 'Also the post-install manifests (to /opt/openshift/manifests), as render --ignition-manifests')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -132,6 +148,14 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ccm-render;releases' {
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -142,8 +166,10 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;help' {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the objects for one cluster into a directory')
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
+            [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
+            [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -152,6 +178,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;platforms' {
+            break
+        }
+        'ccm-render;help;placements' {
             break
         }
         'ccm-render;help;provider' {
@@ -166,6 +195,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;matrix' {
+            break
+        }
+        'ccm-render;help;releases' {
             break
         }
         'ccm-render;help;completions' {

@@ -25,11 +25,17 @@ _ccm__render() {
             ccm__render,matrix)
                 cmd="ccm__render__subcmd__matrix"
                 ;;
+            ccm__render,placements)
+                cmd="ccm__render__subcmd__placements"
+                ;;
             ccm__render,platforms)
                 cmd="ccm__render__subcmd__platforms"
                 ;;
             ccm__render,provider)
                 cmd="ccm__render__subcmd__provider"
+                ;;
+            ccm__render,releases)
+                cmd="ccm__render__subcmd__releases"
                 ;;
             ccm__render,render)
                 cmd="ccm__render__subcmd__render"
@@ -43,11 +49,17 @@ _ccm__render() {
             ccm__render__subcmd__help,matrix)
                 cmd="ccm__render__subcmd__help__subcmd__matrix"
                 ;;
+            ccm__render__subcmd__help,placements)
+                cmd="ccm__render__subcmd__help__subcmd__placements"
+                ;;
             ccm__render__subcmd__help,platforms)
                 cmd="ccm__render__subcmd__help__subcmd__platforms"
                 ;;
             ccm__render__subcmd__help,provider)
                 cmd="ccm__render__subcmd__help__subcmd__provider"
+                ;;
+            ccm__render__subcmd__help,releases)
+                cmd="ccm__render__subcmd__help__subcmd__releases"
                 ;;
             ccm__render__subcmd__help,render)
                 cmd="ccm__render__subcmd__help__subcmd__render"
@@ -83,7 +95,7 @@ _ccm__render() {
 
     case "${cmd}" in
         ccm__render)
-            opts="-h -V --help --version render platforms provider matrix completions help"
+            opts="-h -V --help --version render platforms placements provider matrix releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,7 +123,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help)
-            opts="render platforms provider matrix completions help"
+            opts="render platforms placements provider matrix releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +165,20 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help__subcmd__matrix)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__help__subcmd__placements)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -222,6 +248,20 @@ _ccm__render() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccm__subcmd__render__subcmd__help__subcmd__releases)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccm__subcmd__render__subcmd__help__subcmd__render)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -266,6 +306,31 @@ _ccm__render() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__placements)
+            opts="-h -V --manifests --dest-dir --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dest-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -405,8 +470,26 @@ _ccm__render() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccm__subcmd__render__subcmd__releases)
+            opts="-h -V --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --dest-dir --check --diff --prune --color --output --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,11 +770,34 @@ _ccm__render() {
                     fi
                     return 0
                     ;;
+                --release)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dest-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --ignition)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --ignition-version)
+                    COMPREPLY=($(compgen -W "3.1.0 3.2.0 3.3.0 3.4.0" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -28,8 +28,10 @@ complete -c ccm-render -n "__fish_ccm_render_needs_command" -s h -l help -d 'Pri
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "render" -d 'Render the objects for one cluster into a directory'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "placements" -d 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "provider" -d 'Write or check a provider folder (a CCM described as data, for --provider-dir)'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "matrix" -d 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere'
+complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "releases" -d 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
 complete -c ccm-render -n "__fish_ccm_render_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l infrastructure -l cluster-infrastructure-file -d 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON' -r -F
@@ -54,13 +56,20 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credent
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l namespace -d 'Namespace of the post-install objects' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l provider-dir -d 'A folder of provider folders that add to or override the built-in providers' -r -f -a "(__fish_complete_directories)"
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30)' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l release -d 'The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23, or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else the newest. `ccm-render releases` lists them' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l dest-dir -d 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ignition -d 'Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose storage.files put every file where it lands on the bootstrap node (see `placements`)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ignition-version -d 'With --ignition: the Ignition spec version to write [default: the one the installer of the release writes, 3.2.0 for 4.18 to 4.23]' -r -f -a "3.1.0\t''
+3.2.0\t''
+3.3.0\t''
+3.4.0\t''"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l color -d 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always'
 never\t'Never'"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l output -d 'What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of every file (json; see README)' -r -f -a "text\t'For people'
 json\t'For programs'"
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l check -d 'Render in memory and compare with DIR; write nothing. Lists the files that would be added, changed or removed; exit status 1 when there are any, 0 when there are none'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ignition-manifests -d 'With --ignition: also the post-install manifests, to /opt/openshift/manifests'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l check -d 'Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the files that would be added, changed or removed; exit status 1 when there are any, 0 when there are none'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l diff -d 'Like --check, and print a unified diff of every change (credentials redacted)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l prune -d 'Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/ and secrets/ that this render does not produce. Without it, no file is ever removed'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -70,6 +79,12 @@ json\t'For programs'"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -l provider-dir -d 'A folder of provider folders to list too (as render --provider-dir reads it)' -r -f -a "(__fish_complete_directories)"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand platforms" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand placements" -l dest-dir -d 'A rendered directory: print one line per file in it instead of one per folder' -r -f -a "(__fish_complete_directories)"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand placements" -l output -d 'Print lines `SOURCE TARGET MODE DIR-MODE` (text) or JSON (json; see README)' -r -f -a "text\t'For people'
+json\t'For programs'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand placements" -l manifests -d 'Also the post-install manifests (to /opt/openshift/manifests), as render --ignition-manifests'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand placements" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand placements" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and not __fish_seen_subcommand_from new check help" -s h -l help -d 'Print help'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and not __fish_seen_subcommand_from new check help" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand provider; and not __fish_seen_subcommand_from new check help" -f -a "new" -d 'Write a new provider folder DIR/NAME for platform External that checks and renders as is'
@@ -93,13 +108,19 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l check -
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l diff -d 'Like --check, and print a unified diff of every change'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -l output -d 'Print a table (text) or JSON (json; see README)' -r -f -a "text\t'For people'
+json\t'For programs'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider matrix completions help" -f -a "render" -d 'Render the objects for one cluster into a directory'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider matrix completions help" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider matrix completions help" -f -a "provider" -d 'Write or check a provider folder (a CCM described as data, for --provider-dir)'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider matrix completions help" -f -a "matrix" -d 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider matrix completions help" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms provider matrix completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "render" -d 'Render the objects for one cluster into a directory'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "platforms" -d 'List the platforms ccm-render knows and what each needs'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "placements" -d 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "provider" -d 'Write or check a provider folder (a CCM described as data, for --provider-dir)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "matrix" -d 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "releases" -d 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "completions" -d 'Print a shell completion script (the same files are committed under completions/)'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and not __fish_seen_subcommand_from render platforms placements provider matrix releases completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and __fish_seen_subcommand_from provider" -f -a "new" -d 'Write a new provider folder DIR/NAME for platform External that checks and renders as is'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand help; and __fish_seen_subcommand_from provider" -f -a "check" -d 'Check a provider folder, or a folder of provider folders, with the checks render applies'

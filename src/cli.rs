@@ -25,6 +25,10 @@ pub enum Command {
     /// List the platforms ccm-render knows and what each needs.
     #[command(after_help = PLATFORMS_EXAMPLES)]
     Platforms(PlatformsArgs),
+    /// Print where each output folder (or, with --dest-dir, each rendered file) lands on the
+    /// bootstrap node, for the bootkube stage.
+    #[command(after_help = PLACEMENTS_EXAMPLES)]
+    Placements(PlacementsArgs),
     /// Write or check a provider folder (a CCM described as data, for --provider-dir).
     #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
     Provider(ProviderCommand),
@@ -32,6 +36,10 @@ pub enum Command {
     /// a change to a provider or a template does everywhere.
     #[command(after_help = MATRIX_EXAMPLES)]
     Matrix(MatrixArgs),
+    /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
+    /// and what each changes.
+    #[command(after_help = RELEASES_EXAMPLES)]
+    Releases(ReleasesArgs),
     /// Print a shell completion script (the same files are committed under completions/).
     #[command(
         after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
@@ -134,6 +142,10 @@ Examples:
   ccm-render render --infrastructure infrastructure.yaml --images images.json \\
       --dest-dir rendered --check --prune
 
+  # The installer's asset code: an Ignition fragment to merge into bootstrap.ign:
+  ccm-render render --infrastructure infrastructure.yaml --images images.json \\
+      --credentials 99_cloud-creds-secret.yaml --ignition ccm-bootstrap.ign
+
   # The installer's asset code: what was written, as JSON:
   ccm-render render --infrastructure infrastructure.yaml --images images.json \\
       --dest-dir out --output json
@@ -158,11 +170,39 @@ Examples:
   # The host files each bootstrap pod reads, for a script:
   ccm-render platforms --output json | jq -r '.platforms[] | select(.ccm) | .bootstrapHostFiles[].path'";
 
+const PLACEMENTS_EXAMPLES: &str = "\
+Examples:
+  # The map: SOURCE TARGET MODE DIR-MODE, one folder a line, static pods last:
+  ccm-render placements
+
+  # Every file of a render, as the bootkube stage installs them:
+  ccm-render placements --dest-dir out | while read -r src target mode dir_mode; do
+      install -d -m \"$dir_mode\" \"${target%/*}\"
+      install -m \"$mode\" \"out/$src\" \"$target\"
+  done";
+
+/// Arguments of `placements`.
+#[derive(Debug, Args)]
+pub struct PlacementsArgs {
+    /// Also the post-install manifests (to /opt/openshift/manifests), as render --ignition-manifests.
+    #[arg(long)]
+    pub manifests: bool,
+
+    /// A rendered directory: print one line per file in it instead of one per folder.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dest_dir: Option<Utf8PathBuf>,
+
+    /// Print lines `SOURCE TARGET MODE DIR-MODE` (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
 /// The help heading of the `--<platform>-<fact>` flags.
 const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
 
 /// Arguments of `render`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
 pub struct RenderArgs {
     /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
@@ -259,14 +299,36 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 
+    /// The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23,
+    /// or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and
+    /// 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else
+    /// the newest. `ccm-render releases` lists them.
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
+
     /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
     /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
-    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30).
-    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub dest_dir: Utf8PathBuf,
+    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, required_unless_present = "ignition")]
+    pub dest_dir: Option<Utf8PathBuf>,
 
-    /// Render in memory and compare with DIR; write nothing. Lists the files that would be
-    /// added, changed or removed; exit status 1 when there are any, 0 when there are none.
+    /// Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose
+    /// storage.files put every file where it lands on the bootstrap node (see `placements`).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ignition: Option<Utf8PathBuf>,
+
+    /// With --ignition: also the post-install manifests, to /opt/openshift/manifests.
+    #[arg(long, requires = "ignition")]
+    pub ignition_manifests: bool,
+
+    /// With --ignition: the Ignition spec version to write [default: the one the installer of the
+    /// release writes, 3.2.0 for 4.18 to 4.23].
+    #[arg(long, value_name = "VERSION", value_enum, requires = "ignition")]
+    pub ignition_version: Option<crate::ignition::Version>,
+
+    /// Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the
+    /// files that would be added, changed or removed; exit status 1 when there are any, 0 when
+    /// there are none.
     #[arg(long)]
     pub check: bool,
 
@@ -276,7 +338,7 @@ pub struct RenderArgs {
 
     /// Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/
     /// and secrets/ that this render does not produce. Without it, no file is ever removed.
-    #[arg(long)]
+    #[arg(long, requires = "dest_dir")]
     pub prune: bool,
 
     /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
@@ -335,6 +397,23 @@ pub struct PlatformsArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 }
+
+/// Arguments of `releases`.
+#[derive(Debug, Args)]
+pub struct ReleasesArgs {
+    /// Print a table (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+const RELEASES_EXAMPLES: &str = "\
+Examples:
+  ccm-render releases
+  # What does upgrading from 4.21 to 4.22 change? Render both and diff:
+  ccm-render render --release 4.21 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out
+  ccm-render render --release 4.22 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out --diff";
 
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -1,6 +1,9 @@
 //! What each subcommand does: glue between the command line, the pure render and the output.
 
-use crate::cli::{Cli, Command, OutputFormat, PlatformsArgs, ProviderCommand, RenderArgs};
+use crate::cli::{
+    Cli, Command, OutputFormat, PlacementsArgs, PlatformsArgs, ProviderCommand, ReleasesArgs,
+    RenderArgs,
+};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
 use crate::providers::{Catalogue, Selection};
@@ -29,10 +32,13 @@ impl From<ExitStatus> for std::process::ExitCode {
 /// Runs a parsed command line. Meant for the binary, once per process: a render leaves what it
 /// built to the operating system instead of freeing it (see [`left_for_exit`]).
 pub fn run(cli: Cli) -> Result<ExitStatus> {
+    crate::capabilities::raise_file_capability();
     match cli.command {
         Command::Render(args) => render(&args),
         Command::Platforms(args) => platforms(&args),
         Command::Matrix(args) => crate::matrix::run(&args),
+        Command::Placements(args) => placements(&args),
+        Command::Releases(args) => releases(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
         Command::Completions { shell } => {
@@ -44,16 +50,47 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     }
 }
 
-/// Reads the inputs and renders them in memory, with no output I/O.
+/// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
+/// release's; it is taken to the release the inputs select.
 pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
-    render_config(&ClusterConfig::load(files)?, catalogue)
+    let cfg = ClusterConfig::load(files)?;
+    let releases = crate::releases::Releases::builtin()?;
+    let catalogue = releases.catalogue(cfg.release, catalogue.clone())?;
+    render_config(&cfg, &catalogue)
+}
+
+/// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
+/// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
+pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+    let releases = crate::releases::Releases::builtin()?;
+    match provider_dir {
+        // Only the provider of this platform: parsing the others was most of a render's cost.
+        None => releases.builtin_for(cfg.release, &cfg.infrastructure),
+        Some(dir) => {
+            let builtin = releases.catalogue(cfg.release, Catalogue::builtin()?)?;
+            add_provider_dir(builtin, dir)
+        }
+    }
 }
 
 /// Renders inputs already read: the pure part of a render (no I/O), picking the provider for
 /// the Infrastructure's platform from `catalogue`.
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider) => crate::render::render(cfg, provider, &catalogue.common),
+        Selection::Provider(provider) => {
+            if let Some(supported) = &provider.spec().releases
+                && !supported.contains(&cfg.release.name)
+            {
+                anyhow::bail!(
+                    "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {} (--release, or the release of the --images ImageStream)",
+                    provider.origin,
+                    provider.name(),
+                    supported.join(", "),
+                    cfg.release.name
+                );
+            }
+            crate::render::render(cfg, provider, &catalogue.common)
+        }
         // The inputs' own warnings (an install-config's notes among them) come first, as in
         // a render: they often say why there is no CCM.
         Selection::NoCcm(reason) => Ok(Rendered {
@@ -68,22 +105,28 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
     }
 }
 
-/// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
-/// into the render rather than copied.
-pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
-    let chosen = match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider) => provider.name().to_string(),
-        Selection::NoCcm(_) => return render_config(cfg, &catalogue),
+/// `--ignition FILE`: the config for `tree` and how FILE compares with it.
+fn ignition_target(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+    release: &str,
+) -> Result<Option<crate::ignition::file::Target>> {
+    let Some(path) = &args.ignition else {
+        return Ok(None);
     };
-    match catalogue.providers.remove(&chosen) {
-        Some(provider) => crate::render::render_owned(cfg, provider, &catalogue.common),
-        None => render_config(cfg, &catalogue),
-    }
+    let options = crate::ignition::Options {
+        version: args
+            .ignition_version
+            .unwrap_or_else(|| crate::ignition::default_version(release)),
+        manifests: args.ignition_manifests,
+    };
+    let strict = args.check || args.diff;
+    crate::ignition::file::Target::new(path, options, tree, strict).map(Some)
 }
 
-fn render(args: &RenderArgs) -> Result<ExitStatus> {
-    crate::output::check_dest(&args.dest_dir)?;
-    let files = InputFiles {
+/// The input files a `render` command line names.
+fn input_files(args: &RenderArgs) -> InputFiles {
+    InputFiles {
         infrastructure: args.infrastructure.clone(),
         install_config: args.install_config.clone(),
         install_options: crate::install_config::Options {
@@ -109,15 +152,44 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         credentials: args.credentials.clone(),
         ca_bundle: args.ca_bundle.clone(),
         namespace: args.namespace.clone(),
+        release: args.release.clone(),
+    }
+}
+
+/// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
+/// into the render rather than copied (when the release check of [`render_config`] passes).
+pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
+    let chosen = match catalogue.select_for(&cfg.infrastructure) {
+        Selection::Provider(provider)
+            if provider
+                .spec()
+                .releases
+                .as_ref()
+                .is_none_or(|supported| supported.contains(&cfg.release.name)) =>
+        {
+            provider.name().to_string()
+        }
+        _ => return render_config(cfg, &catalogue),
     };
+    match catalogue.providers.remove(&chosen) {
+        Some(provider) => crate::render::render_owned(cfg, provider, &catalogue.common),
+        None => render_config(cfg, &catalogue),
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<ExitStatus> {
+    if let Some(dest) = &args.dest_dir {
+        crate::output::check_dest(dest)?;
+    }
+    if let Some(path) = &args.ignition {
+        crate::ignition::file::check_target(path, "--ignition")?;
+    }
+    let files = input_files(args);
     let cfg = ClusterConfig::load(&files)?;
-    let catalogue = match args.provider_dir.as_deref() {
-        // Only the provider of this platform: parsing the others was most of a render's cost.
-        None => Catalogue::builtin_for(&cfg.infrastructure)?,
-        Some(dir) => load_catalogue(Some(dir))?,
-    };
+    let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
+    let ignition = ignition_target(args, &tree, &cfg.release.name)?;
     for warning in &rendered.warnings {
         eprintln!("warning: {warning}");
     }
@@ -126,19 +198,30 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     }
     // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
     // symbolic link, a folder where a file goes) happens here, before anything is written.
-    let plan = crate::output::plan(&tree, &args.dest_dir, args.prune)?;
+    let plan = match &args.dest_dir {
+        Some(dest) => crate::output::plan(&tree, dest, args.prune)?,
+        None => crate::output::Plan::default(),
+    };
     if args.check || args.diff {
-        return check(args, &plan, &tree, &rendered.warnings);
+        return check(
+            args,
+            &plan,
+            &tree,
+            ignition.as_ref(),
+            &rendered.warnings,
+            &cfg.release.name,
+        );
     }
     // A render that changes nothing writes nothing, not even a lock file. Otherwise
     // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
     // the lock: that plan is what --output json reports.
-    let (plan, dest) = if plan.has_changes() {
-        let dest = crate::output::Dest::open(&args.dest_dir)?;
-        note_repair(dest.path(), dest.repaired());
-        (dest.plan(&tree, args.prune)?, Some(dest))
-    } else {
-        (plan, None)
+    let (plan, dest) = match &args.dest_dir {
+        Some(dest_dir) if plan.has_changes() => {
+            let dest = crate::output::Dest::open(dest_dir)?;
+            note_repair(dest.path(), dest.repaired());
+            (dest.plan(&tree, args.prune)?, Some(dest))
+        }
+        _ => (plan, None),
     };
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
@@ -148,34 +231,46 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             "--emit-infrastructure",
         )?;
     }
+    // The Ignition config too; it is put back as it was if writing the tree fails.
+    let ignition_written = match &ignition {
+        Some(target) => Some(target.write()?),
+        None => None,
+    };
     let report = match &dest {
-        Some(dest) => dest.apply(&plan)?,
-        None => crate::output::WriteReport::of(&plan),
+        Some(dest) => {
+            let applied = dest.apply(&plan);
+            if applied.is_err()
+                && let (Some(target), Some(written)) = (&ignition, ignition_written)
+            {
+                target.restore(written);
+            }
+            Some(applied?)
+        }
+        None => args
+            .dest_dir
+            .is_some()
+            .then(|| crate::output::WriteReport::of(&plan)),
     };
     drop(dest);
     if args.output == OutputFormat::Json {
-        let summary = crate::summary::render(
+        let mut summary = crate::summary::render(
             &plan,
             &tree,
-            args.dest_dir.as_str(),
+            args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             false,
             &rendered.warnings,
+            &cfg.release.name,
         );
+        summary.ignition = ignition.as_ref().map(|t| t.summary(false));
         print_json(&summary)?;
     }
-    let removed = if args.prune {
-        format!(", {} removed", report.removed.len())
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "ccm-render: {} files in {} ({} written, {} unchanged{removed})",
-        tree.files.len(),
-        args.dest_dir,
-        report.written.len(),
-        report.unchanged.len()
+    say_written(
+        args,
+        &tree,
+        report.as_ref(),
+        ignition.as_ref(),
+        &cfg.release.name,
     );
-    hint_left_in_place(&report.left, args.prune);
     left_for_exit((cfg, rendered, tree, plan, report));
     Ok(ExitStatus::Success)
 }
@@ -188,12 +283,51 @@ fn left_for_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
+/// The closing lines of a render on stderr: what was written where.
+fn say_written(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+    report: Option<&crate::output::WriteReport>,
+    ignition: Option<&crate::ignition::file::Target>,
+    release: &str,
+) {
+    if let (Some(dest), Some(report)) = (&args.dest_dir, report) {
+        let removed = if args.prune {
+            format!(", {} removed", report.removed.len())
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "ccm-render: {} files for OpenShift {release} in {dest} ({} written, {} unchanged{removed})",
+            tree.files.len(),
+            report.written.len(),
+            report.unchanged.len()
+        );
+        hint_left_in_place(&report.left, args.prune);
+    }
+    if let Some(target) = ignition {
+        eprintln!(
+            "ccm-render: {} files in {} (Ignition {}, {})",
+            target.contents.files.len(),
+            target.path,
+            target.options.version,
+            if target.comparison.has_changes() {
+                "written"
+            } else {
+                "unchanged"
+            }
+        );
+    }
+}
+
 /// `--check` and `--diff`: print, write nothing, exit 1 when something would change.
 fn check(
     args: &RenderArgs,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
+    ignition: Option<&crate::ignition::file::Target>,
     warnings: &[String],
+    release: &str,
 ) -> Result<ExitStatus> {
     if args.diff {
         use std::io::IsTerminal as _;
@@ -201,61 +335,116 @@ fn check(
             std::io::stdout().is_terminal(),
             std::env::var_os("NO_COLOR").as_deref(),
         );
-        print_stdout(crate::diff::unified(plan, colour).as_bytes())?;
+        let mut text = crate::diff::unified(plan, colour);
+        if let Some(target) = ignition {
+            text.push_str(&crate::diff::unified(&target.comparison.plan, colour));
+            if let Some(line) = &target.comparison.whole {
+                text.push_str("# ");
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        print_stdout(text.as_bytes())?;
     } else if args.output == OutputFormat::Json {
-        print_json(&crate::summary::render(
+        let mut summary = crate::summary::render(
             plan,
             tree,
-            args.dest_dir.as_str(),
+            args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             true,
             warnings,
-        ))?;
+            release,
+        );
+        summary.ignition = ignition.map(|t| t.summary(true));
+        print_json(&summary)?;
     } else {
-        print_stdout(crate::diff::check_list(plan).as_bytes())?;
+        let mut text = crate::diff::check_list(plan);
+        if let Some(target) = ignition {
+            if let Some(line) = &target.comparison.whole {
+                text.push_str(line);
+                text.push('\n');
+            }
+            text.push_str(&crate::diff::check_list(&target.comparison.plan));
+        }
+        print_stdout(text.as_bytes())?;
     }
-    let count = |c| plan.entries.iter().filter(|e| e.change == c).count();
-    let changes = count(Change::Added) + count(Change::Changed) + count(Change::Removed);
+    if let Some(dest) = &args.dest_dir {
+        report_dest_check(dest, plan, tree, args.prune, release);
+    }
+    if let Some(target) = ignition {
+        let p = &target.comparison.plan;
+        if target.comparison.has_changes() {
+            eprintln!(
+                "ccm-render: {} is out of date: {} files would change ({} added, {} changed, {} removed); run without --check/--diff to update it",
+                target.path,
+                count(p, Change::Added) + count(p, Change::Changed) + count(p, Change::Removed),
+                count(p, Change::Added),
+                count(p, Change::Changed),
+                count(p, Change::Removed),
+            );
+        } else {
+            eprintln!(
+                "ccm-render: {} is up to date ({} files)",
+                target.path,
+                target.contents.files.len()
+            );
+        }
+    }
+    let drift = plan.has_changes() || ignition.is_some_and(|t| t.comparison.has_changes());
+    Ok(if drift {
+        ExitStatus::Drift
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// How many entries of `plan` are of `change`.
+fn count(plan: &crate::output::Plan, change: Change) -> usize {
+    plan.entries.iter().filter(|e| e.change == change).count()
+}
+
+/// What `--check`/`--diff` say on stderr about `--dest-dir`.
+fn report_dest_check(
+    dest: &Utf8Path,
+    plan: &crate::output::Plan,
+    tree: &crate::output::Tree,
+    prune: bool,
+    release: &str,
+) {
     if plan.has_changes() {
         let folders = if plan.missing_folders.is_empty() {
             String::new()
         } else {
             format!(", {} folders to create", plan.missing_folders.len())
         };
+        let changes = count(plan, Change::Added)
+            + count(plan, Change::Changed)
+            + count(plan, Change::Removed);
         eprintln!(
-            "ccm-render: {} is out of date: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
-            args.dest_dir,
-            count(Change::Added),
-            count(Change::Changed),
-            count(Change::Removed),
+            "ccm-render: {dest} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
+            count(plan, Change::Added),
+            count(plan, Change::Changed),
+            count(plan, Change::Removed),
         );
     } else {
         eprintln!(
-            "ccm-render: {} is up to date ({} files)",
-            args.dest_dir,
+            "ccm-render: {dest} is up to date for OpenShift {release} ({} files)",
             tree.files.len()
         );
     }
     let leftovers = &plan.leftovers;
     if leftovers.journal.is_some() {
         eprintln!(
-            "ccm-render: {}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
-            args.dest_dir,
+            "ccm-render: {dest}: an update was cut short by a crash (files not yet updated: {}); the next render completes it",
             leftovers.unfinished.len()
         );
     }
     if !leftovers.temporary.is_empty() {
         eprintln!(
-            "ccm-render: {}: temporary files left by a crashed run: {}; the next render removes them",
-            args.dest_dir,
+            "ccm-render: {dest}: temporary files left by a crashed run: {}; the next render removes them",
             leftovers.temporary.len()
         );
     }
-    hint_left_in_place(&plan.left, args.prune);
-    Ok(if plan.has_changes() {
-        ExitStatus::Drift
-    } else {
-        ExitStatus::Success
-    })
+    hint_left_in_place(&plan.left, prune);
 }
 
 /// Says on stderr what a crashed run had left in `dir` and this run repaired.
@@ -314,12 +503,17 @@ pub(crate) fn print_stdout(bytes: &[u8]) -> Result<()> {
 /// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
 /// checked by [`crate::providers::parse`] like the built-in ones). Overrides are said on stderr.
 pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
-    let mut catalogue = Catalogue::builtin()?;
-    if let Some(dir) = provider_dir {
-        let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
-        for note in catalogue.add(added)? {
-            eprintln!("note: {note}");
-        }
+    let catalogue = Catalogue::builtin()?;
+    match provider_dir {
+        Some(dir) => add_provider_dir(catalogue, dir),
+        None => Ok(catalogue),
+    }
+}
+
+pub(crate) fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
+    let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
+    for note in catalogue.add(added)? {
+        eprintln!("note: {note}");
     }
     Ok(catalogue)
 }
@@ -331,7 +525,16 @@ fn read_providers(dir: &Utf8Path) -> Result<Vec<crate::providers::Provider>> {
     } else {
         crate::inputs::provider_dir::read_folders(dir)?
     };
-    folders.iter().map(crate::providers::parse).collect()
+    let releases = crate::releases::Releases::builtin()?;
+    folders
+        .iter()
+        .map(|folder| {
+            let provider = crate::providers::parse(folder)?;
+            // The releases it declares must exist (the built-ins' are checked at build time).
+            releases.check_declared(&provider)?;
+            Ok(provider)
+        })
+        .collect()
 }
 
 fn provider_check(dir: &Utf8Path) -> Result<ExitStatus> {
@@ -377,6 +580,27 @@ fn provider_new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"
     );
+    Ok(ExitStatus::Success)
+}
+
+/// `placements`: the map, or with `--dest-dir` every file of a render, for a shell to install.
+fn placements(args: &PlacementsArgs) -> Result<ExitStatus> {
+    let placed = match &args.dest_dir {
+        Some(dest) => Some(crate::placement::read::placed_files(dest, args.manifests)?),
+        None => None,
+    };
+    if args.output == OutputFormat::Json {
+        print_json(&crate::summary::placements(
+            args.manifests,
+            placed.as_deref(),
+        ))?;
+    } else {
+        let text = match &placed {
+            Some(placed) => crate::placement::file_lines(placed),
+            None => crate::placement::map_lines(args.manifests),
+        };
+        print_stdout(text.as_bytes())?;
+    }
     Ok(ExitStatus::Success)
 }
 
@@ -451,6 +675,16 @@ fn platforms(args: &PlatformsArgs) -> Result<ExitStatus> {
         }
     }
     print_stdout(table.as_bytes())?;
+    Ok(ExitStatus::Success)
+}
+
+fn releases(args: &ReleasesArgs) -> Result<ExitStatus> {
+    let summary = crate::summary::releases(crate::releases::Releases::builtin()?);
+    if args.output == OutputFormat::Json {
+        print_json(&summary)?;
+    } else {
+        print_stdout(crate::summary::releases_text(&summary).as_bytes())?;
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -34,6 +34,8 @@ pub struct ClusterConfig {
     pub tls: TlsSettings,
     /// OpenShift feature gates.
     pub features: FeatureGates,
+    /// The OpenShift release rendered for.
+    pub release: &'static crate::releases::Release,
     /// The Network object, when given (or derived from `--install-config`).
     pub network: Option<Value>,
     /// The cloud config picked from `--cloud-config` (or derived from `--install-config`),
@@ -78,6 +80,8 @@ pub struct InputFiles {
     pub ca_bundle: Option<Utf8PathBuf>,
     /// `--namespace`.
     pub namespace: String,
+    /// `--release`: the OpenShift version to render for (None: from the images, else the newest).
+    pub release: Option<String>,
 }
 
 impl ClusterConfig {
@@ -144,8 +148,10 @@ impl ClusterConfig {
         };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
-        let features = FeatureGates::from_manifest(feature_gate.as_ref())
-            .map_err(|e| with_file(e, files.feature_gate.as_ref()))?;
+        let release = select_release(files.release.as_deref(), &images, &files.images)?;
+        let features =
+            FeatureGates::from_manifest_in(feature_gate.as_ref(), &release.behaviour.gates())
+                .map_err(|e| with_file(e, files.feature_gate.as_ref()))?;
         let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
         let tls = crate::tls::from_apiserver(apiserver.as_ref())
             .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
@@ -166,6 +172,7 @@ impl ClusterConfig {
             bootstrap_proxy,
             tls,
             features,
+            release,
             network,
             cloud_config,
             derived: derived.map(|(d, _)| d),
@@ -173,6 +180,44 @@ impl ClusterConfig {
             ca_bundle,
             warnings,
         })
+    }
+}
+
+/// The release to render for: `--release`, else the release the images name (the release
+/// payload's `image-references` ImageStream), else the newest. Both given and naming different
+/// releases is an error: which one the user meant cannot be guessed.
+fn select_release(
+    flag: Option<&str>,
+    images: &Images,
+    images_path: &Utf8Path,
+) -> Result<&'static crate::releases::Release> {
+    let releases = crate::releases::Releases::builtin()?;
+    let from_flag = flag.map(|v| releases.find(v, "--release")).transpose()?;
+    let from_images = images
+        .release
+        .as_deref()
+        .map(|v| {
+            releases
+                .find(
+                    v,
+                    &format!("{images_path}: metadata.name (the release version)"),
+                )
+                .map(|r| (v, r))
+        })
+        .transpose()?;
+    match (from_flag, from_images) {
+        (Some(flag_release), Some((version, image_release)))
+            if flag_release.name != image_release.name =>
+        {
+            bail!(
+                "--release {} (OpenShift {}) contradicts {images_path}, the images of release {version} ({}); give the images of the release you render for, or leave --release out",
+                flag.unwrap_or_default(),
+                flag_release.name,
+                image_release.name
+            )
+        }
+        (Some(release), _) | (None, Some((_, release))) => Ok(release),
+        (None, None) => Ok(releases.newest()),
     }
 }
 

@@ -21,6 +21,19 @@ pub struct FeatureGates {
     /// from a feature set (as cluster-config-operator's payload manifests are).
     enabled: Vec<String>,
     disabled: Vec<String>,
+    /// The upstream gates the release's controller-manager knows, when not the newest's.
+    upstream: Option<Vec<String>>,
+}
+
+/// Where a release's gates differ from the newest release's tables below (`assets/releases/`,
+/// `spec.behaviour.featureSets` and `upstreamFeatureGates`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReleaseGates {
+    /// Gate name to the feature sets that enable it, for gates whose sets differ.
+    pub feature_sets: std::collections::BTreeMap<String, Vec<FeatureSet>>,
+    /// The upstream controller-manager gates CCCMO passes on (`--feature-gates=`), when they
+    /// differ.
+    pub upstream: Option<Vec<String>>,
 }
 
 impl FeatureGates {
@@ -33,8 +46,21 @@ impl FeatureGates {
     /// of the version it runs as, which after an update is the newest. Without status, the gates
     /// are computed from `spec.featureSet`.
     pub fn from_manifest(featuregate: Option<&Value>) -> Result<Self> {
+        Self::from_manifest_in(featuregate, &ReleaseGates::default())
+    }
+
+    /// [`FeatureGates::from_manifest`] for a release whose gates differ from the newest one's
+    /// ([`ReleaseGates`]: which feature sets enable a gate, and which upstream gates its
+    /// controller-manager knows).
+    pub fn from_manifest_in(featuregate: Option<&Value>, release: &ReleaseGates) -> Result<Self> {
+        let mut gates = Self::from_manifest_newest(featuregate, release)?;
+        gates.upstream.clone_from(&release.upstream);
+        Ok(gates)
+    }
+
+    fn from_manifest_newest(featuregate: Option<&Value>, release: &ReleaseGates) -> Result<Self> {
         let Some(featuregate) = featuregate else {
-            return Ok(Self::for_feature_set(FeatureSet::Default));
+            return Ok(Self::for_feature_set(FeatureSet::Default, release));
         };
         let root = as_object(featuregate, "featuregate")?;
         if let Some(kind) = optional_str(root.get("kind"), "kind")?
@@ -43,7 +69,7 @@ impl FeatureGates {
             bail!("kind: expected \"FeatureGate\", got {kind:?}");
         }
         // The spec is checked even when status decides, so a malformed object is never accepted.
-        let from_spec = Self::from_spec(root.get("spec"))?;
+        let from_spec = Self::from_spec(root.get("spec"), release)?;
         match Self::from_status(root.get("status"))? {
             Some(from_status) => Ok(from_status),
             None => Ok(from_spec),
@@ -68,7 +94,10 @@ impl FeatureGates {
             .enabled
             .iter()
             .map(String::as_str)
-            .filter(|name| UPSTREAM_CCM_GATES.contains(name))
+            .filter(|name| match &self.upstream {
+                Some(release) => release.iter().any(|gate| gate == name),
+                None => UPSTREAM_CCM_GATES.contains(name),
+            })
             .collect();
         names.sort_unstable();
         names.dedup();
@@ -89,11 +118,15 @@ impl FeatureGates {
         &self.disabled
     }
 
-    fn for_feature_set(set: FeatureSet) -> Self {
+    fn for_feature_set(set: FeatureSet, release: &ReleaseGates) -> Self {
         let mut enabled = Vec::new();
         let mut disabled = Vec::new();
         for gate in KNOWN_GATES {
-            if gate.enabled_in(set) {
+            let on = match release.feature_sets.get(gate.name) {
+                Some(sets) => sets.contains(&set),
+                None => gate.enabled_in(set),
+            };
+            if on {
                 enabled.push(gate.name.to_owned());
             } else {
                 disabled.push(gate.name.to_owned());
@@ -107,12 +140,16 @@ impl FeatureGates {
         enabled.dedup();
         disabled.sort_unstable();
         disabled.dedup();
-        Self { enabled, disabled }
+        Self {
+            enabled,
+            disabled,
+            upstream: None,
+        }
     }
 
-    fn from_spec(spec: Option<&Value>) -> Result<Self> {
+    fn from_spec(spec: Option<&Value>, release: &ReleaseGates) -> Result<Self> {
         let Some(spec) = optional_object(spec, "spec")? else {
-            return Ok(Self::for_feature_set(FeatureSet::Default));
+            return Ok(Self::for_feature_set(FeatureSet::Default, release));
         };
         let set_name = optional_str(spec.get("featureSet"), "spec.featureSet")?.unwrap_or_default();
         let custom = optional_object(spec.get("customNoUpgrade"), "spec.customNoUpgrade")?;
@@ -132,7 +169,7 @@ impl FeatureGates {
         // Checked even when unused, so a typo in it is reported.
         gate_list(custom, "enabled")?;
         gate_list(custom, "disabled")?;
-        Ok(Self::for_feature_set(set))
+        Ok(Self::for_feature_set(set, release))
     }
 
     /// cluster-config-operator `FeaturesGatesFromFeatureSets` / `completeFeatureGates`: with
@@ -155,6 +192,7 @@ impl FeatureGates {
         Self {
             enabled: on,
             disabled: off,
+            upstream: None,
         }
     }
 
@@ -183,7 +221,14 @@ impl FeatureGates {
             }
             let enabled = named_list(entry.get("enabled"), &format!("{path}.enabled"))?;
             let disabled = named_list(entry.get("disabled"), &format!("{path}.disabled"))?;
-            parsed.push((version, Self { enabled, disabled }));
+            parsed.push((
+                version,
+                Self {
+                    enabled,
+                    disabled,
+                    upstream: None,
+                },
+            ));
         }
         Ok(parsed
             .into_iter()
@@ -194,11 +239,16 @@ impl FeatureGates {
 
 /// The feature sets openshift/api defines (`configv1.AllFixedFeatureSets`); `CustomNoUpgrade` is
 /// handled apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum FeatureSet {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+pub enum FeatureSet {
+    /// The default set (`spec.featureSet: ""`).
     Default,
+    /// `TechPreviewNoUpgrade`.
     TechPreviewNoUpgrade,
+    /// `DevPreviewNoUpgrade`.
     DevPreviewNoUpgrade,
+    /// `OKD`.
+    #[serde(rename = "OKD")]
     Okd,
 }
 
@@ -256,6 +306,12 @@ const KNOWN_GATES: &[KnownGate] = &[
         enabled_in: ALL_FIXED_SETS,
     },
 ];
+
+/// Whether `name` is one of the OCP gates the render reads (the only ones a release may
+/// re-table).
+pub fn is_tabled(name: &str) -> bool {
+    KNOWN_GATES.iter().any(|gate| gate.name == name)
+}
 
 /// The gates `k8s.io/controller-manager/pkg/features.SetupCurrentKubernetesSpecificFeatureGates`
 /// registers on a fresh component-base gate at Kubernetes 1.36, plus component-base's own

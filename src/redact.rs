@@ -59,9 +59,36 @@ pub fn is_credential_key(key: &str) -> bool {
     CREDENTIAL_KEYS.contains(&normal.as_str())
 }
 
-/// Whether no part of the file at `path` (relative to `--dest-dir`) may be shown.
+/// Whether no part of the file at `path` may be shown. `path` is relative to `--dest-dir`, or a
+/// node path of an `--ignition` config (with or without its leading `/`). Shown are only the
+/// files this tool writes that hold no raw credential: those under `bootstrap/`, `config/`,
+/// `manifests/` and their places on the node ([`crate::placement::MAP`]). Hidden are `secrets/`,
+/// its place on the node, and any other path, which can only come from an existing Ignition
+/// config given as `--ignition` (a whole `bootstrap.ign` holds private keys).
 pub fn is_hidden(path: &str) -> bool {
-    path.split('/').next() == Some(SECRETS_FOLDER)
+    hidden_reason(path).is_some()
+}
+
+/// What a diff says instead of the contents of a hidden `path` (see [`is_hidden`]).
+pub fn hidden_reason(path: &str) -> Option<String> {
+    let first = path.split('/').next().unwrap_or_default();
+    let credentials =
+        |folder: &str| format!("contents redacted: files under {folder}/ hold credentials");
+    if first == SECRETS_FOLDER {
+        return Some(credentials(SECRETS_FOLDER));
+    }
+    if crate::placement::MAP.iter().any(|p| p.source == first) {
+        return None;
+    }
+    let node_path = format!("/{}", path.trim_start_matches('/'));
+    match crate::placement::MAP
+        .iter()
+        .find(|p| node_path.starts_with(&format!("{}/", p.target)))
+    {
+        Some(p) if p.source == SECRETS_FOLDER => Some(credentials(p.target)),
+        Some(_) => None,
+        None => Some("contents redacted: not a path ccm-render writes".to_string()),
+    }
 }
 
 /// The text of a file as a diff may show it. `None` when no part of it may be shown (a file under
@@ -306,6 +333,17 @@ mod tests {
     #[test]
     fn files_under_secrets_are_never_shown() {
         assert_eq!(for_display("secrets/clouds.yaml", b"a: b\n"), None);
+        assert_eq!(
+            for_display("/etc/kubernetes/bootstrap-secrets/clouds.yaml", b"a: b\n"),
+            None
+        );
+        assert_eq!(
+            for_display("etc/kubernetes/bootstrap-secrets/k", b"a\n"),
+            None
+        );
+        assert_eq!(for_display("etc/pki/tls/private/key.pem", b"a\n"), None);
+        assert!(for_display("etc/kubernetes/bootstrap-configs/cloud.conf", b"a\n").is_some());
+        assert!(for_display("opt/openshift/manifests/a.yaml", b"a: b\n").is_some());
         assert!(for_display("config/secrets.conf", b"a\n").is_some());
     }
 

@@ -17,8 +17,8 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct RenderSummary {
     /// [`FORMAT_VERSION`].
     pub format_version: u32,
-    /// `--dest-dir` as given.
-    pub dest_dir: String,
+    /// `--dest-dir` as given; null when only `--ignition` was.
+    pub dest_dir: Option<String>,
     /// True with `--check`: nothing was written, `files` says what a write would do.
     pub dry_run: bool,
     /// Whether anything changed (or, with `dryRun`, would change).
@@ -30,6 +30,9 @@ pub struct RenderSummary {
     pub left_in_place: Vec<String>,
     /// Warnings also printed on stderr.
     pub warnings: Vec<String>,
+    /// The OpenShift release rendered for (`4.22`): `--release`, the `--images` ImageStream's
+    /// release, or the newest (`ccm-render releases`).
+    pub release: String,
     /// With `--check`: true when a crashed run left an update half done in `destDir`, which the
     /// next render completes (`files` compares with the directory as it is). Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -38,6 +41,132 @@ pub struct RenderSummary {
     /// Absent when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub temporary_files: Vec<String>,
+    /// With `--ignition`: the Ignition config and the files it lays down.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignition: Option<IgnitionSummary>,
+}
+
+/// The `ignition` object of [`RenderSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IgnitionSummary {
+    /// `--ignition` as given.
+    pub path: String,
+    /// `ignition.version` written.
+    pub version: String,
+    /// True with `--check`: nothing was written.
+    pub dry_run: bool,
+    /// Whether the file changed (or, with `dryRun`, would change).
+    pub changed: bool,
+    /// Every file of the config, and every file of the old config it drops, by node path.
+    pub files: Vec<IgnitionFileSummary>,
+}
+
+/// One file of [`IgnitionSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IgnitionFileSummary {
+    /// Absolute path on the bootstrap node.
+    pub path: String,
+    /// `added`, `changed`, `unchanged` or `removed`: how the existing config differed.
+    pub status: &'static str,
+    /// Mode on the node, four octal digits.
+    pub mode: Option<String>,
+}
+
+fn status_word(change: Change) -> &'static str {
+    match change {
+        Change::Added => "added",
+        Change::Changed => "changed",
+        Change::Unchanged => "unchanged",
+        Change::Removed => "removed",
+    }
+}
+
+/// Builds the `ignition` object from the comparison of the config with the existing file (paths
+/// in `plan` are node paths without their leading `/`).
+pub fn ignition(
+    plan: &Plan,
+    path: &str,
+    version: &str,
+    dry_run: bool,
+    changed: bool,
+) -> IgnitionSummary {
+    IgnitionSummary {
+        path: path.to_string(),
+        version: version.to_string(),
+        dry_run,
+        changed,
+        files: plan
+            .entries
+            .iter()
+            .map(|entry| IgnitionFileSummary {
+                path: format!("/{}", entry.path),
+                status: status_word(entry.change),
+                mode: entry
+                    .new
+                    .as_ref()
+                    .or(entry.old.as_ref())
+                    .map(|f| format!("{:04o}", f.mode)),
+            })
+            .collect(),
+    }
+}
+
+/// `placements --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementsSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The map's folders in use, in the stage's order.
+    pub folders: Vec<PlacementSummary>,
+    /// With `--dest-dir`: every file, in the stage's order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<PlacementSummary>>,
+}
+
+/// One line of `placements`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementSummary {
+    /// Relative to `--dest-dir`.
+    pub source: String,
+    /// Absolute on the node.
+    pub target: String,
+    /// Mode of the file(s) on the node.
+    pub mode: String,
+    /// Mode of the folder on the node.
+    pub dir_mode: String,
+}
+
+/// Builds `placements --output json`.
+pub fn placements(
+    manifests: bool,
+    placed: Option<&[crate::placement::Placed]>,
+) -> PlacementsSummary {
+    PlacementsSummary {
+        format_version: FORMAT_VERSION,
+        folders: crate::placement::active(manifests)
+            .map(|p| PlacementSummary {
+                source: p.source.to_string(),
+                target: p.target.to_string(),
+                mode: format!("{:04o}", p.mode),
+                dir_mode: format!("{:04o}", p.dir_mode),
+            })
+            .collect(),
+        files: placed.map(|placed| {
+            placed
+                .iter()
+                .map(|p| PlacementSummary {
+                    source: p.source.to_string(),
+                    target: p.target.to_string(),
+                    mode: format!("{:04o}", p.mode),
+                    dir_mode: format!("{:04o}", p.dir_mode),
+                })
+                .collect()
+        }),
+    }
 }
 
 /// One file of [`RenderSummary`].
@@ -69,9 +198,10 @@ pub struct FileSummary {
 pub fn render(
     plan: &Plan,
     tree: &Tree,
-    dest_dir: &str,
+    dest_dir: Option<&str>,
     dry_run: bool,
     warnings: &[String],
+    release: &str,
 ) -> RenderSummary {
     let files = plan
         .entries
@@ -97,12 +227,13 @@ pub fn render(
         .collect();
     RenderSummary {
         format_version: FORMAT_VERSION,
-        dest_dir: dest_dir.to_string(),
+        dest_dir: dest_dir.map(ToString::to_string),
         dry_run,
         changed: plan.has_changes(),
         files,
         left_in_place: plan.left.iter().map(ToString::to_string).collect(),
         warnings: warnings.to_vec(),
+        release: release.to_string(),
         interrupted_update: plan.leftovers.journal.is_some(),
         temporary_files: plan
             .leftovers
@@ -110,6 +241,7 @@ pub fn render(
             .iter()
             .map(ToString::to_string)
             .collect(),
+        ignition: None,
     }
 }
 
@@ -263,4 +395,94 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
         format_version: FORMAT_VERSION,
         platforms: rows,
     }
+}
+
+/// `releases --output json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleasesSummary {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The release `render` uses without `--release` or a release ImageStream.
+    pub default: String,
+    /// Every release, oldest first.
+    pub releases: Vec<ReleaseSummary>,
+}
+
+/// One release of [`ReleasesSummary`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseSummary {
+    /// `X.Y`.
+    pub name: String,
+    /// Other versions rendered as this release.
+    pub aliases: Vec<String>,
+    /// The CCCMO branch and commit reproduced.
+    pub cccmo: crate::releases::Cccmo,
+    /// The release before it (absent for the oldest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
+    /// What upgrading from `previous` to this release changes (empty for the oldest).
+    pub changes: Vec<String>,
+}
+
+/// Builds the `releases` summary.
+pub fn releases(all: &crate::releases::Releases) -> ReleasesSummary {
+    let releases = all
+        .all()
+        .iter()
+        .rev()
+        .map(|release| {
+            let previous = all.previous(release);
+            ReleaseSummary {
+                name: release.name.clone(),
+                aliases: release.aliases.clone(),
+                cccmo: release.cccmo.clone(),
+                previous: previous.map(|p| p.name.clone()),
+                changes: previous.map(|p| p.upgrade.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    ReleasesSummary {
+        format_version: FORMAT_VERSION,
+        default: all.newest().name.clone(),
+        releases,
+    }
+}
+
+/// `releases` as text: a table, then what each release changes.
+pub fn releases_text(summary: &ReleasesSummary) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<8} {:<9} {:<14} {:<11} ALSO",
+        "RELEASE", "CCCMO", "BRANCH", "DATE"
+    );
+    for release in &summary.releases {
+        let mut also = release.aliases.join(", ");
+        if release.name == summary.default {
+            also = if also.is_empty() {
+                "(default)".to_string()
+            } else {
+                format!("{also} (default)")
+            };
+        }
+        let line = format!(
+            "{:<8} {:<9} {:<14} {:<11} {also}",
+            release.name, release.cccmo.commit, release.cccmo.branch, release.cccmo.date
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let _ = writeln!(out, "\nWhat each release changes from the one before:");
+    for release in &summary.releases {
+        let Some(previous) = &release.previous else {
+            continue;
+        };
+        let _ = writeln!(out, "  {previous} -> {}:", release.name);
+        for change in &release.changes {
+            let _ = writeln!(out, "    - {change}");
+        }
+    }
+    out
 }

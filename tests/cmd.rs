@@ -111,6 +111,10 @@ fn help_of_every_command_shows_real_examples() {
             file!["snapshots/cmd/completions-help.txt"],
         ),
         (
+            vec!["releases", "--help"],
+            file!["snapshots/cmd/releases-help.txt"],
+        ),
+        (
             vec!["provider", "--help"],
             file!["snapshots/cmd/provider-help.txt"],
         ),
@@ -210,6 +214,21 @@ fn platforms_table_and_json() {
 }
 
 #[test]
+fn releases_table_and_json() {
+    ccm_render(None)
+        .arg("releases")
+        .assert()
+        .code(0)
+        .stderr_eq("")
+        .stdout_eq(file!["snapshots/cmd/releases.txt"]);
+    ccm_render(None)
+        .args(["releases", "--output", "json"])
+        .assert()
+        .code(0)
+        .stdout_eq(file!["snapshots/cmd/releases.json": Text]);
+}
+
+#[test]
 fn completions_for_every_shell_are_the_committed_files() {
     for (shell, file) in ccm_render::cli::COMPLETION_FILES {
         let committed = std::fs::read(root().join("completions").join(file)).expect("committed");
@@ -280,7 +299,7 @@ fn check_and_diff_on_a_clean_dir_are_exit_0_and_silent_on_stdout() {
             .assert()
             .code(0)
             .stdout_eq("")
-            .stderr_eq("ccm-render: [DEST] is up to date (8 files)\n");
+            .stderr_eq("ccm-render: [DEST] is up to date for OpenShift 4.23 (8 files)\n");
     }
     assert_eq!(read_tree(&dest), before);
 }

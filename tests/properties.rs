@@ -150,6 +150,7 @@ fn input_files(cluster: &Cluster, dir: &std::path::Path) -> InputFiles {
         feature_gate: None,
         apiserver: None,
         namespace: cluster.namespace.clone(),
+        release: None,
         ..InputFiles::default()
     }
 }

@@ -94,6 +94,36 @@ fn every_rendered_file_passes_strict_schema_validation() {
 
 #[test]
 #[ignore = "needs kubernetes-validate: run scripts/test"]
+fn every_older_release_passes_the_same_strict_schema_validation() {
+    let proxy = variant("proxy.yaml");
+    let credentials_of =
+        |platform: &str| root().join(format!("testdata/credentials/{platform}.yaml"));
+    for release in ["4.18", "4.19", "4.20", "4.21", "4.22"] {
+        for platform in PLATFORMS {
+            let credentials = credentials_of(platform);
+            let extra: [&str; 6] = [
+                "--release",
+                release,
+                "--proxy",
+                proxy.to_str().expect("utf8"),
+                "--credentials",
+                credentials.to_str().expect("utf8"),
+            ];
+            let dir = tempfile::tempdir().expect("tempdir");
+            let out = render_conformance(platform, "infrastructure.yaml", &extra, dir.path());
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let (ok, report) = validate_dir(dir.path());
+            assert!(ok, "{platform} {release}:\n{report}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs kubernetes-validate: run scripts/test"]
 fn external_providers_pass_the_same_strict_schema_validation() {
     let proxy = variant("proxy.yaml");
     let modern = variant("apiserver-modern-strict.yaml");

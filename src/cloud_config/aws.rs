@@ -6,7 +6,7 @@
 use anyhow::{Result, bail};
 
 use super::ini::{Ini, Section, parse};
-use super::{Context, Transformed};
+use super::{Context, NodeIpFamilies, Transformed};
 
 /// How gcfg reads a `[Global]` variable into its Go field.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -65,8 +65,9 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     if let Some(mode) = global.get_mut(index(PROBE_MODE)).filter(|v| v.is_empty()) {
         mode.push("Shared".to_owned());
     }
-    // …and with this gate on, lets the CCM manage NLB security groups.
-    if (ctx.feature_enabled)(NLB_GATE)
+    // …and with this gate on, lets the CCM manage NLB security groups (CCCMO 4.21 and later).
+    if ctx.behaviour.aws_nlb_security_group_mode
+        && (ctx.feature_enabled)(NLB_GATE)
         && let Some(mode) = global.get_mut(index(NLB_MODE))
     {
         if let Some(old) = mode.first().filter(|old| *old != "Managed") {
@@ -80,8 +81,19 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     let mut out = Ini::default();
     let section = out.ensure_section("Global", None);
     // CCCMO drops keys whose value is "" (bools and ints always have one).
-    for ((name, _), values) in GLOBAL.iter().zip(&global) {
-        for value in values.iter().filter(|v| !v.is_empty()) {
+    for ((name, kind), values) in GLOBAL.iter().zip(&global) {
+        let values: Vec<&String> = values.iter().filter(|v| !v.is_empty()).collect();
+        // CCCMO 4.19-4.21 let go-ini write the Go slice, comma-joined on one line; 4.22 writes
+        // one shadow key per family, the form the AWS cloud provider reads back as a list.
+        if *kind == Kind::Multi
+            && ctx.behaviour.aws_node_ip_families == NodeIpFamilies::Joined
+            && !values.is_empty()
+        {
+            let joined: Vec<&str> = values.iter().map(|v| v.as_str()).collect();
+            section.push(name, &joined.join(","));
+            continue;
+        }
+        for value in values {
             section.push(name, value);
         }
     }

@@ -247,8 +247,14 @@ pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Tran
         }
         config.set(PROBE_MODE, Value::from("shared"));
     }
+    let mut object = config.to_object();
+    if !ctx.behaviour.azure_entries {
+        // CCCMO 4.18 read cloud.conf into cloud-provider-azure's older `provider.Config`, which
+        // has no `Entries` field.
+        object.remove("Entries");
+    }
     Ok(Transformed {
-        text: go_json(&Value::Object(config.to_object()))?,
+        text: go_json(&Value::Object(object))?,
         warnings,
     })
 }

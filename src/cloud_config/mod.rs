@@ -23,6 +23,8 @@ use serde::Deserialize;
 
 pub use crate::providers::Transform;
 
+pub use crate::releases::behaviour::{CloudConfig as Behaviour, KeyOrder, NodeIpFamilies};
+
 /// What a transform may read besides the source text.
 pub struct Context<'a> {
     /// The whole parsed Infrastructure object (config.openshift.io/v1), as JSON.
@@ -31,6 +33,8 @@ pub struct Context<'a> {
     pub network: Option<&'a serde_json::Value>,
     /// Whether an `OpenShift` feature gate is enabled (e.g. `AWSServiceLBNetworkSecurityGroup`).
     pub feature_enabled: &'a dyn Fn(&str) -> bool,
+    /// How the release being rendered transforms.
+    pub behaviour: &'a Behaviour,
 }
 
 /// A transformed cloud config.
@@ -139,7 +143,17 @@ pub(crate) mod test_support {
             infrastructure: infra,
             network: None,
             feature_enabled: gates,
+            behaviour: newest(),
         }
+    }
+
+    /// The newest release's transform behaviour.
+    pub fn newest() -> &'static super::Behaviour {
+        &crate::releases::Releases::builtin()
+            .expect("built-in releases load")
+            .newest()
+            .behaviour
+            .cloud_config
     }
 
     /// The `config` key of a conformance case's cloud-provider-config `ConfigMap`.

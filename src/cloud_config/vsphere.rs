@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::ini::{self, Section};
 use super::schema::{Field, Kind, Omit, Record, field};
-use super::{Context, Transformed, read_object, require_platform};
+use super::{Context, KeyOrder, Transformed, read_object, require_platform};
 
 const GLOBAL: &[Field] = &[
     field("user", Kind::Str),
@@ -330,6 +330,7 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
             &mut config,
             spec.vcenters.unwrap_or_default(),
             &domains,
+            ctx.behaviour.vsphere_drop_unlisted_vcenters,
             &mut warnings,
         );
         // CCCMO: labels only when zonal, so that single (or non-zonal) installs keep working.
@@ -348,7 +349,7 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
         }
     }
     Ok(Transformed {
-        text: write(config)?,
+        text: write(config, ctx.behaviour.vsphere_key_order)?,
         warnings,
     })
 }
@@ -623,6 +624,7 @@ fn set_vcenters(
     config: &mut Config,
     vcenters: Vec<VCenterSpec>,
     domains: &[FailureDomain],
+    drop_unlisted: bool,
     warnings: &mut Vec<String>,
 ) {
     if !vcenters.is_empty() {
@@ -653,10 +655,17 @@ fn set_vcenters(
             );
             config.vcenters.insert(server, Value::Object(entry));
         }
-        for name in old.keys() {
-            warnings.push(format!(
-                "dropped vcenter {name:?}: the Infrastructure's spec.platformSpec.vsphere.vcenters does not list it"
-            ));
+        if drop_unlisted {
+            for name in old.keys() {
+                warnings.push(format!(
+                    "dropped vcenter {name:?}: the Infrastructure's spec.platformSpec.vsphere.vcenters does not list it"
+                ));
+            }
+        } else {
+            // CCCMO before 4.23 set the listed vCenters over the source's and kept the others.
+            for (name, entry) in old {
+                config.vcenters.entry(name).or_insert(entry);
+            }
         }
     }
     for domain in domains {
@@ -695,15 +704,19 @@ fn set_vcenters(
     }
 }
 
-/// The YAML CCCMO writes: `sigs.k8s.io/yaml.Marshal` of the model, i.e. sorted keys.
-fn write(config: Config) -> Result<String> {
+/// The YAML CCCMO writes: `sigs.k8s.io/yaml.Marshal` of library-go's model, i.e. sorted keys
+/// (4.23), or before that `gopkg.in/yaml.v2` of CCCMO's own structs, i.e. in field order (which
+/// [`Record`] keeps).
+fn write(config: Config, order: KeyOrder) -> Result<String> {
     let mut object = Map::new();
     object.insert("global".to_owned(), Value::Object(config.global));
     object.insert("vcenter".to_owned(), Value::Object(config.vcenters));
     object.insert("labels".to_owned(), Value::Object(config.labels));
     object.insert("nodes".to_owned(), Value::Object(config.nodes));
     let mut value = Value::Object(Record::read(&object, CONFIG, "", &mut Vec::new())?.to_object());
-    value.sort_all_objects();
+    if order == KeyOrder::Sorted {
+        value.sort_all_objects();
+    }
     crate::yaml::to_string(&value)
 }
 
@@ -844,6 +857,7 @@ labels:
             infrastructure: infra,
             network,
             feature_enabled: &no_gates,
+            behaviour: newest(),
         };
         transform(source, &ctx)
     }
@@ -965,6 +979,35 @@ labels:
             out.warnings[0].contains("old-server-1"),
             "{:?}",
             out.warnings
+        );
+    }
+
+    #[test]
+    fn vsphere_before_4_23_keeps_unlisted_vcenters_and_writes_struct_order() {
+        let infra = infra_with(Some(zones()), json!({}));
+        let behaviour = crate::cloud_config::Behaviour {
+            vsphere_key_order: KeyOrder::Struct,
+            vsphere_drop_unlisted_vcenters: false,
+            ..*newest()
+        };
+        let ctx = Context {
+            infrastructure: &infra,
+            network: None,
+            feature_enabled: &no_gates,
+            behaviour: &behaviour,
+        };
+        let out = transform(YAML_WITH_OLD_VCENTERS, &ctx).expect("ok");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let value = value_of(&out.text);
+        let names: Vec<&String> = value["vcenter"].as_object().expect("map").keys().collect();
+        assert_eq!(names, ["test-server", "old-server-1", "old-server-2"]);
+        let top: Vec<&str> = out.text.lines().filter(|l| !l.starts_with(' ')).collect();
+        assert_eq!(top, ["global:", "vcenter:", "labels:"]);
+        assert!(
+            out.text
+                .contains("  test-server:\n    server: test-server\n    port: 443\n"),
+            "{}",
+            out.text
         );
     }
 

@@ -215,12 +215,21 @@ pub fn cases(
     Ok(out)
 }
 
-/// Renders one case as `render` would: load the inputs, check that they select the case's
-/// provider, render, lay out the files.
+/// Renders one case as `render` would: load the inputs, take the catalogue as of the inputs'
+/// release (the newest unless an `--inputs` images file names another), check that they
+/// select the case's provider, render, lay out the files. `catalogue` is the newest release's.
 pub fn render_case(catalogue: &Catalogue, case: &Case) -> Result<Tree> {
     let cfg = ClusterConfig::load(&case.files)?;
-    let provider = match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider) if provider.name() == case.provider => provider,
+    let releases = crate::releases::Releases::builtin()?;
+    let as_of_release;
+    let catalogue = if cfg.release.name == releases.newest().name {
+        catalogue
+    } else {
+        as_of_release = releases.catalogue(cfg.release, catalogue.clone())?;
+        &as_of_release
+    };
+    match catalogue.select_for(&cfg.infrastructure) {
+        Selection::Provider(provider) if provider.name() == case.provider => {}
         Selection::Provider(other) => bail!(
             "{}: selects the provider {}, not {}",
             shown(case.files.infrastructure.as_ref()),
@@ -230,8 +239,8 @@ pub fn render_case(catalogue: &Catalogue, case: &Case) -> Result<Tree> {
         Selection::NoCcm(reason) => {
             bail!("{}: {reason}", shown(case.files.infrastructure.as_ref()))
         }
-    };
-    let rendered = crate::render::render(&cfg, provider, &catalogue.common)?;
+    }
+    let rendered = crate::commands::render_config(&cfg, catalogue)?;
     crate::output::tree(&rendered)
 }
 
@@ -326,12 +335,24 @@ fn compare(args: &MatrixArgs, work: &[(&Case, Tree)]) -> Result<ExitStatus> {
         crate::output::plan(tree, &args.dest_dir.join(case.folder()), true)
     })?;
     let mut all = Plan::default();
+    let mut diffs = String::new();
+    let colour = args.diff && {
+        use std::io::IsTerminal as _;
+        args.color.enabled(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        )
+    };
     let mut touched = Vec::new();
     for ((case, _), plan) in work.iter().zip(plans) {
         if plan.has_changes() {
             touched.push(case.folder());
         }
         let folder = case.folder();
+        if args.diff {
+            // Per case, so that redaction still sees the paths a render writes.
+            diffs.push_str(&crate::diff::unified_in(&plan, folder.as_str(), colour));
+        }
         all.missing_folders
             .extend(plan.missing_folders.iter().map(|f| folder.join(f)));
         for mut entry in plan.entries {
@@ -340,12 +361,7 @@ fn compare(args: &MatrixArgs, work: &[(&Case, Tree)]) -> Result<ExitStatus> {
         }
     }
     if args.diff {
-        use std::io::IsTerminal as _;
-        let colour = args.color.enabled(
-            std::io::stdout().is_terminal(),
-            std::env::var_os("NO_COLOR").as_deref(),
-        );
-        crate::commands::print_stdout(crate::diff::unified(&all, colour).as_bytes())?;
+        crate::commands::print_stdout(diffs.as_bytes())?;
     } else {
         crate::commands::print_stdout(crate::diff::check_list(&all).as_bytes())?;
     }

@@ -53,6 +53,16 @@ impl Catalogue {
     /// platform in lower case (a rule every built-in follows; a unit test keeps it so), or every
     /// provider for External, which is selected by descriptor.
     pub fn builtin_for(infra: &Infrastructure) -> Result<Self> {
+        Self::builtin_for_keys(infra, |_| None)
+    }
+
+    /// [`Catalogue::builtin_for`], decoding the chosen provider from the entries `keys` names
+    /// for it (descriptor key, objects key) when it names any: how an older release's provider
+    /// is decoded as cheaply as the newest's (`crate::releases`).
+    pub fn builtin_for_keys(
+        infra: &Infrastructure,
+        keys: impl Fn(&str) -> Option<(String, String)>,
+    ) -> Result<Self> {
         let table = builtin_table();
         let prefix = infra.platform.to_ascii_lowercase();
         let mut light = BTreeMap::new();
@@ -73,7 +83,19 @@ impl Catalogue {
         // Only the chosen provider is decoded whole and kept; with none chosen, the
         // descriptors stay so that "no provider" messages list what exists.
         if let Some(name) = chosen {
-            let full = builtin_provider(&table, &name, true)?;
+            let full = match keys(&name) {
+                Some((descriptor, objects)) => {
+                    let entry: ProviderEntry = table.get(&descriptor)?;
+                    let objects: ProviderObjects = table.get(&objects)?;
+                    Provider {
+                        descriptor: entry.descriptor,
+                        manifests: objects.manifests,
+                        bootstrap: objects.bootstrap,
+                        origin: entry.origin,
+                    }
+                }
+                None => builtin_provider(&table, &name, true)?,
+            };
             catalogue.providers = BTreeMap::from([(name, full)]);
         }
         Ok(catalogue)
@@ -173,8 +195,8 @@ impl Catalogue {
     }
 }
 
-/// The compiled table build.rs wrote.
-fn builtin_table() -> compiled::Table<'static> {
+/// The compiled table build.rs wrote (the releases of `crate::releases` are in it too).
+pub fn builtin_table() -> compiled::Table<'static> {
     compiled::Table::new(table::ENTRIES)
 }
 

@@ -59,8 +59,11 @@ pub const PROVIDER: &str = "provider/";
 /// so that choosing a provider decodes no manifests.
 pub const OBJECTS: &str = "objects/";
 
+/// The folder of release files (`crate::releases`).
+pub const RELEASES: &str = "releases";
+
 /// Folders of `assets/` that are not providers.
-pub const RESERVED: &[&str] = &[COMMON];
+pub const RESERVED: &[&str] = &[COMMON, RELEASES];
 
 /// A provider's descriptor and where it was read from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,21 +115,65 @@ impl Compiled {
 pub fn compile(assets: &Utf8Path) -> Result<Compiled> {
     let mut compiled = Compiled::default();
     let mut providers = Vec::new();
+    let mut common = None;
+    let mut releases = None;
     for name in folder_names(assets)? {
         let folder = read_folder(&assets.join(&name))?;
         match name.as_str() {
-            COMMON => compiled.add(COMMON.to_string(), &parse_common(&folder)?)?,
+            COMMON => common = Some(parse_common(&folder)?),
+            RELEASES => releases = Some(folder),
             _ => providers.push(parse(&folder)?),
         }
     }
-    if !compiled.entries.contains_key(COMMON) {
+    let Some(common) = common else {
         bail!("{assets}/{COMMON}: is missing");
-    }
+    };
+    let Some(releases) = releases else {
+        bail!("{assets}/{RELEASES}: is missing");
+    };
     check_unambiguous(&providers)?;
+    add_releases(&mut compiled, &releases, &providers, &common)?;
+    compiled.add(COMMON.to_string(), &common)?;
     for provider in providers {
         add_provider(&mut compiled, provider)?;
     }
     Ok(compiled)
+}
+
+/// Every release ([`crate::releases::data::resolve`]): its entry, and for the older ones their
+/// shared objects and the providers their deltas changed, under keys of their own.
+fn add_releases(
+    compiled: &mut Compiled,
+    folder: &crate::inputs::provider_dir::FolderText,
+    providers: &[Provider],
+    common: &super::descriptor::Common,
+) -> Result<()> {
+    use crate::releases::data;
+    let resolved = data::resolve(folder, providers, common)?;
+    for release in &resolved.releases {
+        compiled.add(format!("{}{}", data::RELEASE, release.name), release)?;
+    }
+    for (release, common) in &resolved.common {
+        compiled.add(format!("{}{release}", data::RELEASE_COMMON), common)?;
+    }
+    for (release, provider) in resolved.providers {
+        let name = provider.name().to_string();
+        compiled.add(
+            format!("{}{release}/{name}", data::RELEASE_OBJECTS),
+            &ProviderObjects {
+                manifests: provider.manifests,
+                bootstrap: provider.bootstrap,
+            },
+        )?;
+        compiled.add(
+            format!("{}{release}/{name}", data::RELEASE_PROVIDER),
+            &ProviderEntry {
+                descriptor: provider.descriptor,
+                origin: provider.origin,
+            },
+        )?;
+    }
+    Ok(())
 }
 
 fn add_provider(compiled: &mut Compiled, provider: Provider) -> Result<()> {
@@ -266,6 +313,59 @@ mod tests {
             err.contains("assets/gcp/manifests/deployment-gcp-cloud-controller-manager.yaml: not valid YAML: duplicate key"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_release_delta_that_does_not_fit_fails_the_compile_naming_the_file_and_the_field() {
+        let err = compile_edited("releases/4.21.yaml", |text| {
+            text.replace(
+                "ValidatingAdmissionPolicyBinding/openshift-cloud-controller-manager-cloud-provider-aws",
+                "ValidatingAdmissionPolicyBinding/nothing",
+            )
+        })
+        .expect_err("a removal of an object that is not there")
+        .to_string();
+        assert!(
+            err.ends_with("assets/releases/4.21.yaml: spec.providers.aws: remove[1]: no object ValidatingAdmissionPolicyBinding/nothing"),
+            "{err}"
+        );
+        let err = compile_edited("releases/4.18.yaml", |text| {
+            text.replace("azureEntries: false", "azureEntries: maybe")
+        })
+        .expect_err("a bad behaviour switch")
+        .to_string();
+        assert!(
+            err.contains(
+                "assets/releases/4.18.yaml: spec.behaviour.cloudConfig.azureEntries: invalid type"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn every_release_is_compiled_with_the_providers_its_deltas_change() {
+        let compiled = compile(Utf8Path::new("assets")).expect("compiles");
+        let keys: Vec<&str> = compiled.entries().map(|(k, _)| k).collect();
+        for release in ["4.18", "4.19", "4.20", "4.21", "4.22", "4.23"] {
+            assert!(
+                keys.contains(&format!("release/{release}").as_str()),
+                "{release}"
+            );
+        }
+        // 4.21 changes AWS, IBM Cloud, Power VS and Nutanix; 4.20 adds vSphere, 4.19 nothing.
+        let providers = |release: &str| -> Vec<&str> {
+            let prefix = format!("release-provider/{release}/");
+            keys.iter()
+                .filter_map(|k| k.strip_prefix(prefix.as_str()))
+                .collect()
+        };
+        assert_eq!(providers("4.22"), Vec::<&str>::new());
+        assert_eq!(providers("4.21"), ["aws", "ibmcloud", "nutanix", "powervs"]);
+        assert_eq!(
+            providers("4.19"),
+            ["aws", "ibmcloud", "nutanix", "powervs", "vsphere"]
+        );
+        assert!(!keys.iter().any(|k| k.starts_with("release-common/4.23")));
     }
 
     #[test]

@@ -114,6 +114,11 @@ pub struct ProviderSpec {
     pub cloud_config: CloudConfigSpec,
     /// The bootstrap static pod.
     pub bootstrap: BootstrapSpec,
+    /// The OpenShift releases (`4.18` ... as `ccm-render releases` lists them) this provider may
+    /// render for; absent: every release. Built-in providers leave it out (their releases are
+    /// `assets/releases/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub releases: Option<Vec<String>>,
 }
 
 /// What the bootstrap static pod needs on its host.

@@ -60,32 +60,78 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     if !has_descriptor {
         bail!("{descriptor_path}: is missing");
     }
-    let descriptor = parse_descriptor(folder)?;
+    let raw = raw_descriptor(folder)?;
+    let parse_list = |list: Vec<(&String, &String)>| {
+        list.into_iter()
+            .map(|(path, text)| {
+                let object = one_object(text).map_err(|e| anyhow!("{}: {e}", at(path)))?;
+                Ok((at(path), object))
+            })
+            .collect::<Result<Vec<_>>>()
+    };
+    let manifests = parse_list(manifests)?;
+    let bootstrap = parse_list(bootstrap)?;
+    check_parsed(&Parsed {
+        folder: folder.name(),
+        origin,
+        descriptor_at: &descriptor_path,
+        descriptor: &raw,
+        manifests: &manifests,
+        bootstrap: &bootstrap,
+    })
+}
 
+/// A provider's parts, parsed but not yet checked: what [`check_parsed`] turns into a
+/// [`Provider`]. Each object comes with what to call it in messages (its file, or for an older
+/// release's provider the release file and field that made it).
+#[derive(Debug, Clone, Copy)]
+pub struct Parsed<'a> {
+    /// The provider's folder name (which `metadata.name` must equal).
+    pub folder: &'a str,
+    /// Where the provider comes from (`assets/aws`, `DIR/oci`).
+    pub origin: &'a str,
+    /// What to call `provider.yaml` in messages.
+    pub descriptor_at: &'a str,
+    /// `provider.yaml`, parsed.
+    pub descriptor: &'a Value,
+    /// `manifests/*.yaml`, in order, each with what to call it in messages.
+    pub manifests: &'a [(String, Value)],
+    /// `bootstrap/*.yaml`, likewise.
+    pub bootstrap: &'a [(String, Value)],
+}
+
+/// Checks a provider's parsed parts with every rule of [`super::check`] (the descriptor, each
+/// object against it, the TLS anchor). [`parse`] and the releases of `crate::releases` both go
+/// through it, so an older release's provider is held to exactly the rules of the newest one.
+pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
+    let descriptor: Descriptor =
+        crate::json_fields::typed(parts.descriptor, camino::Utf8Path::new(parts.descriptor_at))?;
+    check_descriptor(&descriptor, parts.folder)
+        .map_err(|e| anyhow!("{}: {e}", parts.descriptor_at))?;
     let mut provider = Provider {
         descriptor,
-        manifests: Vec::new(),
-        bootstrap: Vec::new(),
-        origin: origin.to_string(),
+        manifests: Vec::with_capacity(parts.manifests.len()),
+        bootstrap: Vec::with_capacity(parts.bootstrap.len()),
+        origin: parts.origin.to_string(),
     };
     let mut tls_script_seen = false;
-    for (list, is_bootstrap) in [(manifests, false), (bootstrap, true)] {
-        for (path, text) in list {
-            let object = one_object(text).map_err(|e| anyhow!("{}: {e}", at(path)))?;
-            let tls = check_object(&object, &provider.descriptor.spec, is_bootstrap)
-                .map_err(|e| anyhow!("{}: {e}", at(path)))?;
+    for (list, is_bootstrap) in [(parts.manifests, false), (parts.bootstrap, true)] {
+        for (at, object) in list {
+            let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
+                .map_err(|e| anyhow!("{at}: {e}"))?;
             tls_script_seen |= tls;
             if is_bootstrap {
-                provider.bootstrap.push(object);
+                provider.bootstrap.push(object.clone());
             } else {
-                provider.manifests.push(object);
+                provider.manifests.push(object.clone());
             }
         }
     }
     let tls = &provider.descriptor.spec.tls;
     if !provider.manifests.is_empty() && !tls_script_seen {
         bail!(
-            "{descriptor_path}: spec.tls: no container {:?} in manifests/ has a script (command: [/bin/bash, -c, SCRIPT]) with a line starting with {:?}, where the TLS flags go",
+            "{}: spec.tls: no container {:?} in manifests/ has a script (command: [/bin/bash, -c, SCRIPT]) with a line starting with {:?}, where the TLS flags go",
+            parts.descriptor_at,
             tls.container,
             tls.before
         );
@@ -93,18 +139,14 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     Ok(provider)
 }
 
-/// Parses and checks a folder's `provider.yaml` alone.
-pub fn parse_descriptor(folder: &FolderText) -> Result<Descriptor> {
+/// A folder's `provider.yaml`, parsed but not checked.
+fn raw_descriptor(folder: &FolderText) -> Result<Value> {
     let descriptor_path = format!("{}/provider.yaml", folder.origin);
     let text = folder
         .files
         .get("provider.yaml")
         .ok_or_else(|| anyhow!("{descriptor_path}: is missing"))?;
-    let raw = one_object(text).map_err(|e| anyhow!("{descriptor_path}: {e}"))?;
-    let descriptor: Descriptor =
-        crate::json_fields::typed(&raw, camino::Utf8Path::new(&descriptor_path))?;
-    check_descriptor(&descriptor, folder.name()).map_err(|e| anyhow!("{descriptor_path}: {e}"))?;
-    Ok(descriptor)
+    one_object(text).map_err(|e| anyhow!("{descriptor_path}: {e}"))
 }
 
 /// The objects every provider shares, from the `common/` folder of the assets.

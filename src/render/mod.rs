@@ -184,6 +184,7 @@ fn cloud_conf(
         infrastructure: &cfg.infrastructure.raw,
         network: cfg.network.as_ref(),
         feature_enabled: &feature_enabled,
+        behaviour: &cfg.release.behaviour.cloud_config,
     };
     let transformed = crate::cloud_config::transform(
         provider.spec().cloud_config.transform,
@@ -372,7 +373,8 @@ fn edit_script(
             }
         }
     }
-    if container == spec.tls.container && !is_init {
+    // CCCMO passes the TLS profile to the CCMs from 4.22 on; older releases pass none.
+    if container == spec.tls.container && !is_init && cfg.release.behaviour.ccm_tls_flags {
         script
             .insert_before(&spec.tls.before, tls_flags)
             .with_context(|| format!("placing TLS flags in container {container}"))?;

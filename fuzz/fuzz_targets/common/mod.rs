@@ -90,10 +90,17 @@ pub fn transform(kind: ccm_render::cloud_config::Transform, base: &Conformance, 
     let network = first_document(network, &base.network);
     let gates_on = data.len().is_multiple_of(2);
     let feature_enabled = |_: &str| gates_on;
+    // The newest release's transform, as a render without --release uses.
+    let behaviour = &ccm_render::releases::Releases::builtin()
+        .expect("built-in releases load")
+        .newest()
+        .behaviour
+        .cloud_config;
     let ctx = Context {
         infrastructure: &infrastructure,
         network: Some(&network),
         feature_enabled: &feature_enabled,
+        behaviour,
     };
     let first = transform(kind, &selected.text, &ctx);
     let again = transform(kind, &selected.text, &ctx);

@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
             [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
+            [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
             [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -134,6 +135,19 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;provider;help;help' {
             break
         }
+        'ccm-render;matrix' {
+            [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders that add to or override the built-in providers')
+            [CompletionResult]::new('--inputs', '--inputs', [CompletionResultType]::ParameterName, 'Sample inputs of your own: DIR/PROVIDER/ holds any of infrastructure.yaml, infrastructure-sno.yaml, cloud-provider-config.yaml, images.json, network.yaml, proxy.yaml, apiserver-modern.yaml and featuregate-techpreview.yaml; the others are the samples built into ccm-render')
+            [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): one folder PROVIDER/VARIANT/ per case')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render in memory and compare with DIR; write nothing. Lists the files that would be added, changed or removed and the cases they belong to; exit status 1 when there are any, 0 when there are none')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Like --check, and print a unified diff of every change')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;releases' {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -154,6 +168,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('platforms', 'platforms', [CompletionResultType]::ParameterValue, 'List the platforms ccm-render knows and what each needs')
             [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
+            [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
             [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -177,6 +192,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;provider;check' {
+            break
+        }
+        'ccm-render;help;matrix' {
             break
         }
         'ccm-render;help;releases' {

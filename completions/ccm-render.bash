@@ -22,6 +22,9 @@ _ccm__render() {
             ccm__render,help)
                 cmd="ccm__render__subcmd__help"
                 ;;
+            ccm__render,matrix)
+                cmd="ccm__render__subcmd__matrix"
+                ;;
             ccm__render,placements)
                 cmd="ccm__render__subcmd__placements"
                 ;;
@@ -42,6 +45,9 @@ _ccm__render() {
                 ;;
             ccm__render__subcmd__help,help)
                 cmd="ccm__render__subcmd__help__subcmd__help"
+                ;;
+            ccm__render__subcmd__help,matrix)
+                cmd="ccm__render__subcmd__help__subcmd__matrix"
                 ;;
             ccm__render__subcmd__help,placements)
                 cmd="ccm__render__subcmd__help__subcmd__placements"
@@ -89,7 +95,7 @@ _ccm__render() {
 
     case "${cmd}" in
         ccm__render)
-            opts="-h -V --help --version render platforms placements provider releases completions help"
+            opts="-h -V --help --version render platforms placements provider matrix releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -117,7 +123,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help)
-            opts="render platforms placements provider releases completions help"
+            opts="render platforms placements provider matrix releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,6 +151,20 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__help__subcmd__matrix)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -249,6 +269,45 @@ _ccm__render() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__matrix)
+            opts="-h -V --provider-dir --inputs --dest-dir --check --diff --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --inputs)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --dest-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

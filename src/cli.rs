@@ -32,6 +32,10 @@ pub enum Command {
     /// Write or check a provider folder (a CCM described as data, for --provider-dir).
     #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
     Provider(ProviderCommand),
+    /// Render every provider across the standard variants, one folder per case, to review what
+    /// a change to a provider or a template does everywhere.
+    #[command(after_help = MATRIX_EXAMPLES)]
+    Matrix(MatrixArgs),
     /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
     /// and what each changes.
     #[command(after_help = RELEASES_EXAMPLES)]
@@ -66,6 +70,12 @@ pub enum ProviderCommand {
         dir: Utf8PathBuf,
     },
 }
+
+const MATRIX_EXAMPLES: &str = "\
+Examples:
+  ccm-render matrix --dest-dir matrix
+  ccm-render matrix --dest-dir matrix --provider-dir providers --diff
+  ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check";
 
 const PROVIDER_EXAMPLES: &str = "\
 Examples:
@@ -340,6 +350,40 @@ pub struct RenderArgs {
     /// every file (json; see README).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text, conflicts_with = "diff")]
     pub output: OutputFormat,
+}
+
+/// Arguments of `matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// A folder of provider folders that add to or override the built-in providers.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
+
+    /// Sample inputs of your own: DIR/PROVIDER/ holds any of infrastructure.yaml,
+    /// infrastructure-sno.yaml, cloud-provider-config.yaml, images.json, network.yaml,
+    /// proxy.yaml, apiserver-modern.yaml and featuregate-techpreview.yaml; the others are the
+    /// samples built into ccm-render.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub inputs: Option<Utf8PathBuf>,
+
+    /// Output root (created if missing): one folder PROVIDER/VARIANT/ per case.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dest_dir: Utf8PathBuf,
+
+    /// Render in memory and compare with DIR; write nothing. Lists the files that would be
+    /// added, changed or removed and the cases they belong to; exit status 1 when there are
+    /// any, 0 when there are none.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Like --check, and print a unified diff of every change.
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
+    /// always or never.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
 }
 
 /// Arguments of `platforms`.

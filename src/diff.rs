@@ -70,22 +70,33 @@ pub fn check_list(plan: &Plan) -> String {
 
 /// The `--diff` text: a unified diff of every file that would change, coloured when `colour`.
 pub fn unified(plan: &Plan, colour: bool) -> String {
+    unified_in(plan, "", colour)
+}
+
+/// [`unified`] for a plan of a folder `DIR/<folder>` (a `matrix` case): the paths shown start
+/// with `folder`, while what is redacted is still decided by the path in the plan.
+pub fn unified_in(plan: &Plan, folder: &str, colour: bool) -> String {
     let palette = if colour { COLOUR } else { PLAIN };
     let mut out = String::new();
     for entry in &plan.entries {
         if entry.change != Change::Unchanged {
-            file_diff(&mut out, entry, palette);
+            file_diff(&mut out, entry, folder, palette);
         }
     }
     out
 }
 
-fn file_diff(out: &mut String, entry: &Entry, p: Palette) {
+fn file_diff(out: &mut String, entry: &Entry, folder: &str, p: Palette) {
     let path = entry.path.as_str();
+    let shown = if folder.is_empty() {
+        path.to_string()
+    } else {
+        format!("{folder}/{path}")
+    };
     let meta = |out: &mut String, line: &str| {
         let _ = writeln!(out, "{}{line}{}", p.meta, p.reset);
     };
-    meta(out, &format!("diff --git a/{path} b/{path}"));
+    meta(out, &format!("diff --git a/{shown} b/{shown}"));
     match (&entry.old, &entry.new) {
         (None, Some(new)) => meta(out, &format!("new file mode {}", git_mode(new))),
         (Some(old), None) => meta(out, &format!("deleted file mode {}", git_mode(old))),
@@ -107,7 +118,7 @@ fn file_diff(out: &mut String, entry: &Entry, p: Palette) {
         redact::for_display(path, old_bytes),
         redact::for_display(path, new_bytes),
     ) else {
-        let _ = writeln!(out, "Binary files a/{path} and b/{path} differ");
+        let _ = writeln!(out, "Binary files a/{shown} and b/{shown} differ");
         return;
     };
     if old_text == new_text {
@@ -115,12 +126,12 @@ fn file_diff(out: &mut String, entry: &Entry, p: Palette) {
         return;
     }
     let from = if entry.old.is_some() {
-        format!("a/{path}")
+        format!("a/{shown}")
     } else {
         "/dev/null".into()
     };
     let to = if entry.new.is_some() {
-        format!("b/{path}")
+        format!("b/{shown}")
     } else {
         "/dev/null".into()
     };

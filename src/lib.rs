@@ -14,6 +14,7 @@ pub mod ignition;
 pub mod inputs;
 pub mod install_config;
 pub mod json_fields;
+pub mod matrix;
 pub mod output;
 pub mod placement;
 pub mod providers;

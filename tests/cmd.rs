@@ -103,6 +103,10 @@ fn help_of_every_command_shows_real_examples() {
             file!["snapshots/cmd/platforms-help.txt"],
         ),
         (
+            vec!["matrix", "--help"],
+            file!["snapshots/cmd/matrix-help.txt"],
+        ),
+        (
             vec!["completions", "--help"],
             file!["snapshots/cmd/completions-help.txt"],
         ),

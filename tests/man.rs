@@ -19,6 +19,7 @@ fn committed_man_pages_are_current() {
             "ccm-render-platforms.1",
             "ccm-render-placements.1",
             "ccm-render-provider.1",
+            "ccm-render-matrix.1",
             "ccm-render-releases.1",
             "ccm-render-completions.1"
         ]

@@ -81,8 +81,13 @@ impl ObjectRef {
 /// Lays a render out as files: one object per file, named from kind and name (and namespace
 /// when two objects would otherwise share a name).
 pub fn tree(rendered: &Rendered) -> Result<Tree> {
-    let mut files = BTreeMap::new();
-    let mut refs = BTreeMap::new();
+    // Gathered in lists and made maps once, from lists sorted by their text: a path's own
+    // ordering compares it component by component (about a thousand instructions a time), and
+    // inserting one by one was a tenth of a render (callgrind, Azure). Sorting by text gives the
+    // same order for these paths (one folder name, then a file name, no name a prefix of
+    // another), and the map's own sort then finds them sorted.
+    let mut files = Vec::new();
+    let mut refs = Vec::new();
     for (folder, objects) in [
         ("bootstrap", &rendered.bootstrap),
         ("manifests", &rendered.manifests),
@@ -90,7 +95,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
         for (name, object) in file_names(objects)? {
             let text = crate::yaml::to_string(object)?;
             let path = Utf8PathBuf::from(folder).join(name);
-            refs.insert(path.clone(), ObjectRef::of(object));
+            refs.push((path.clone(), ObjectRef::of(object)));
             // A Secret manifest (OCI's cloud-provider.yaml) can hold a cloud key: owner-only,
             // like config/cloud.conf.
             let mode = if crate::inputs::kind_of(object) == "Secret" {
@@ -98,38 +103,40 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
             } else {
                 PUBLIC_MODE
             };
-            files.insert(
+            files.push((
                 path,
                 File {
                     bytes: text.into_bytes(),
                     mode,
                 },
-            );
+            ));
         }
     }
     for (name, text) in &rendered.config_files {
-        files.insert(
+        files.push((
             Utf8PathBuf::from("config").join(name),
             File {
                 bytes: text.clone().into_bytes(),
                 mode: PRIVATE_MODE,
             },
-        );
+        ));
     }
     if let Some(secret_files) = &rendered.secret_files {
         for (name, value) in secret_files {
-            files.insert(
+            files.push((
                 Utf8PathBuf::from(SECRETS).join(name),
                 File {
                     bytes: value.bytes().to_vec(),
                     mode: PRIVATE_MODE,
                 },
-            );
+            ));
         }
     }
+    files.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+    refs.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     Ok(Tree {
-        files,
-        objects: refs,
+        files: files.into_iter().collect(),
+        objects: refs.into_iter().collect(),
         folders: if rendered.secret_files.is_some() {
             [FOLDERS.as_slice(), &[SECRETS]].concat()
         } else {
@@ -142,22 +149,24 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
 /// RBAC binding names) turned into `_`; `<kind>-<namespace>-<name>.yaml` for objects that would
 /// otherwise collide.
 fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
-    let short = |o: &Value| {
-        sanitize(&format!(
-            "{}-{}",
-            crate::inputs::kind_of(o),
-            crate::inputs::name_of(o)
-        ))
-    };
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for object in objects {
-        *counts.entry(short(object)).or_default() += 1;
+    let short: Vec<String> = objects
+        .iter()
+        .map(|o| {
+            sanitize(&format!(
+                "{}-{}",
+                crate::inputs::kind_of(o),
+                crate::inputs::name_of(o)
+            ))
+        })
+        .collect();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for base in &short {
+        *counts.entry(base).or_default() += 1;
     }
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(objects.len());
-    for object in objects {
-        let base = short(object);
-        let stem = if counts.get(&base).copied().unwrap_or_default() > 1 {
+    for (object, base) in objects.iter().zip(&short) {
+        let stem = if counts.get(base.as_str()).copied().unwrap_or_default() > 1 {
             let namespace = object
                 .pointer("/metadata/namespace")
                 .and_then(Value::as_str)
@@ -168,7 +177,7 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
                 crate::inputs::name_of(object)
             ))
         } else {
-            base
+            base.clone()
         };
         let name = format!("{stem}.yaml");
         if !seen.insert(name.clone()) {

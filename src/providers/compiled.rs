@@ -31,7 +31,14 @@
 //!
 //! # The encoding
 //!
-//! ENCODING_NOTE
+//! MessagePack (rmp-serde): the smallest run-time cost of the options measured that keeps the
+//! binary small and needs no code of our own. Measured with callgrind on the whole Azure render
+//! (the largest provider), commit 0d40627 plus each encoding: YAML parsed at run time 14.4 M
+//! instructions; serde_json text 5.70 M (decoding the provider 0.82 M); MessagePack 5.48 M
+//! (0.61 M); generated Rust code building the `Value`s 5.25 M (0.38 M) but 1.1 MB more binary
+//! (4.5 MB stripped, against a 5 MB budget) and a longer build. postcard and bincode cannot
+//! decode a `serde_json::Value` (they have no `deserialize_any`), so they would need a mirror
+//! type converted on every run. Cargo.toml has the figures too.
 
 use super::check::check_unambiguous;
 use super::descriptor::{Descriptor, Provider};
@@ -236,12 +243,12 @@ impl<'a> Table<'a> {
 
 /// The embedded form of one value.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {
-    Ok(serde_json::to_vec(value)?)
+    Ok(rmp_serde::to_vec(value)?)
 }
 
 /// Decodes what [`encode`] wrote.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
-    Ok(serde_json::from_slice(bytes)?)
+    Ok(rmp_serde::from_slice(bytes)?)
 }
 
 #[cfg(test)]

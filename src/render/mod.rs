@@ -42,12 +42,39 @@ pub struct Rendered {
 
 /// Renders everything for one provider.
 pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Result<Rendered> {
-    let mut manifests = Vec::with_capacity(provider.manifests.len() + 2);
-    for object in &provider.manifests {
-        let mut object = object.clone();
-        adjust(&mut object, cfg, provider)?;
-        manifests.push(object);
+    render_objects(
+        cfg,
+        provider,
+        provider.manifests.clone(),
+        provider.bootstrap.clone(),
+        common,
+    )
+}
+
+/// [`render`] for a provider the caller no longer needs: its objects are adjusted in place
+/// rather than copied (copying them was a sixth of a whole render's instructions).
+pub fn render_owned(
+    cfg: &ClusterConfig,
+    mut provider: Provider,
+    common: &Common,
+) -> Result<Rendered> {
+    let manifests = std::mem::take(&mut provider.manifests);
+    let bootstrap = std::mem::take(&mut provider.bootstrap);
+    render_objects(cfg, &provider, manifests, bootstrap, common)
+}
+
+/// Renders `provider` with `manifests` and `bootstrap` standing for its objects.
+fn render_objects(
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    mut manifests: Vec<Value>,
+    bootstrap: Vec<Value>,
+    common: &Common,
+) -> Result<Rendered> {
+    for object in &mut manifests {
+        adjust(object, cfg, provider)?;
     }
+    manifests.reserve(2);
     manifests.extend(common_objects(cfg, provider, common));
     let mut warnings = cfg.warnings.clone();
     let mut notes = default_image_notes(cfg, provider);
@@ -106,9 +133,8 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
         }
         None
     };
-    let bootstrap = provider
-        .bootstrap
-        .iter()
+    let bootstrap = bootstrap
+        .into_iter()
         .map(|pod| bootstrap_pod(pod, cfg, provider))
         .collect::<Result<Vec<_>>>()?;
     Ok(Rendered {
@@ -358,8 +384,7 @@ fn edit_script(
 
 /// A bootstrap static pod: the image from images.json and, since it calls the cloud's API
 /// from the bootstrap host, the proxy environment.
-fn bootstrap_pod(pod: &Value, cfg: &ClusterConfig, provider: &Provider) -> Result<Value> {
-    let mut pod = pod.clone();
+fn bootstrap_pod(mut pod: Value, cfg: &ClusterConfig, provider: &Provider) -> Result<Value> {
     for (container, _) in containers_mut(&mut pod) {
         set_image(
             container,

@@ -1,0 +1,272 @@
+//! `ccm-render matrix` (issue 16): every provider across the standard variants, one folder per
+//! case, the same files as `render` writes for the same inputs, and `--check`/`--diff` showing
+//! exactly the cases a change to a provider touches.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("utf8")
+}
+
+/// The cases (`provider/variant`) of a matrix folder's files.
+fn cases_of(paths: impl IntoIterator<Item = String>) -> BTreeSet<String> {
+    paths
+        .into_iter()
+        .map(|p| p.splitn(3, '/').take(2).collect::<Vec<_>>().join("/"))
+        .collect()
+}
+
+/// A copy of the built-in aws provider under `dir/aws`, with `edit` applied to its Deployment.
+fn edited_aws(dir: &Path, edit: impl Fn(&str) -> String) {
+    let from = root().join("assets/aws");
+    for (rel, bytes) in read_tree(&from) {
+        let to = dir.join("aws").join(&rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        let text = String::from_utf8(bytes).expect("utf8");
+        let text = if rel == "manifests/deployment-aws-cloud-controller-manager.yaml" {
+            edit(&text)
+        } else {
+            text
+        };
+        std::fs::write(to, text).expect("write");
+    }
+}
+
+#[test]
+fn the_matrix_has_sixteen_cases_per_provider_and_a_rerun_changes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    let out = ccm_render(&["matrix", "--dest-dir", s(&dest)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree = read_tree(&dest);
+    let cases = cases_of(tree.keys().cloned());
+    assert_eq!(cases.len(), 12 * 16, "{cases:?}");
+    assert!(cases.contains("aws/ha-noproxy-intermediate-default"));
+    assert!(cases.contains("oci/sno-proxy-modern-techpreview"));
+    assert!(
+        stderr(&out).contains("192 cases of 12 providers"),
+        "{}",
+        stderr(&out)
+    );
+    let again = ccm_render(&["matrix", "--dest-dir", s(&dest), "--check"]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(again.stdout.is_empty());
+    assert_eq!(read_tree(&dest), tree);
+}
+
+#[test]
+fn a_case_folder_is_what_render_writes_for_the_same_inputs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let matrix = dir.path().join("m");
+    let out = ccm_render(&["matrix", "--dest-dir", s(&matrix)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let single = dir.path().join("single");
+    let out = ccm_render(&[
+        "render",
+        "--infrastructure",
+        s(&conformance("azure/infrastructure-sno.yaml")),
+        "--images",
+        s(&conformance("images.json")),
+        "--cloud-config",
+        s(&conformance("azure/cloud-provider-config.yaml")),
+        "--network",
+        s(&conformance("network.yaml")),
+        "--proxy",
+        s(&variant("proxy.yaml")),
+        "--apiserver",
+        s(&variant("apiserver-modern-strict.yaml")),
+        "--feature-gate",
+        s(&variant("featuregate-techpreview.yaml")),
+        "--dest-dir",
+        s(&single),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let case = read_tree(&matrix.join("azure/sno-proxy-modern-techpreview"));
+    assert!(!case.is_empty());
+    assert_eq!(case, read_tree(&single));
+}
+
+#[test]
+fn a_one_line_provider_change_shows_exactly_the_cases_it_touches() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    let out = ccm_render(&["matrix", "--dest-dir", s(&dest)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = read_tree(&dest);
+
+    // The render sets one replica on single-replica control planes and keeps the manifest's
+    // count otherwise: this line changes the eight highly available aws cases, nothing else.
+    let providers = dir.path().join("providers");
+    edited_aws(&providers, |text| {
+        text.replacen("  replicas: 2\n", "  replicas: 3\n", 1)
+    });
+    let want: BTreeSet<String> = [
+        "noproxy-intermediate-default",
+        "noproxy-intermediate-techpreview",
+        "noproxy-modern-default",
+        "noproxy-modern-techpreview",
+        "proxy-intermediate-default",
+        "proxy-intermediate-techpreview",
+        "proxy-modern-default",
+        "proxy-modern-techpreview",
+    ]
+    .iter()
+    .map(|v| format!("aws/ha-{v}"))
+    .collect();
+
+    let check = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--provider-dir",
+        s(&providers),
+        "--check",
+    ]);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let err = stderr(&check);
+    let listed: Vec<String> = String::from_utf8(check.stdout)
+        .expect("utf8")
+        .lines()
+        .map(|line| {
+            let (word, path) = line.split_once(' ').expect("word path");
+            assert_eq!(word, "changed", "{line}");
+            path.trim().to_string()
+        })
+        .collect();
+    assert_eq!(listed.len(), 8, "{listed:?}");
+    assert!(
+        listed
+            .iter()
+            .all(|p| p.ends_with("/manifests/deployment-aws-cloud-controller-manager.yaml")),
+        "{listed:?}"
+    );
+    assert_eq!(cases_of(listed), want);
+    assert!(err.contains("8 of 192 cases would change"), "{err}");
+    for case in &want {
+        assert!(err.contains(&format!("  {case}\n")), "{err}");
+    }
+
+    let diff = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--provider-dir",
+        s(&providers),
+        "--diff",
+        "--color",
+        "never",
+    ]);
+    assert_eq!(diff.status.code(), Some(1), "{}", stderr(&diff));
+    let _ = stderr(&diff);
+    let text = String::from_utf8(diff.stdout).expect("utf8");
+    let removed: Vec<&str> = text.lines().filter(|l| l.starts_with("-  ")).collect();
+    let added: Vec<&str> = text.lines().filter(|l| l.starts_with("+  ")).collect();
+    assert_eq!(removed, ["-  replicas: 2"; 8], "{text}");
+    assert_eq!(added, ["+  replicas: 3"; 8], "{text}");
+    let headers: BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("+++ "))
+        .map(|p| p.trim_start_matches("b/").to_string())
+        .collect();
+    assert_eq!(cases_of(headers), want, "{text}");
+    assert_eq!(read_tree(&dest), before, "--check/--diff wrote");
+
+    let write = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--provider-dir",
+        s(&providers),
+    ]);
+    assert!(write.status.success(), "{}", stderr(&write));
+    let after = read_tree(&dest);
+    let changed: Vec<String> = after
+        .iter()
+        .filter(|(path, bytes)| before.get(*path) != Some(*bytes))
+        .map(|(path, _)| path.clone())
+        .collect();
+    assert_eq!(cases_of(changed), want);
+}
+
+#[test]
+fn a_provider_without_samples_or_a_bad_inputs_folder_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    std::fs::create_dir_all(&dest).expect("mkdir");
+    std::fs::write(dest.join("keep"), "x").expect("write");
+    let providers = dir.path().join("providers");
+    let out = ccm_render(&["provider", "new", "acme", "--dir", s(&providers)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_refused_untouched(
+        &dest,
+        || {
+            ccm_render(&[
+                "matrix",
+                "--dest-dir",
+                s(&dest),
+                "--provider-dir",
+                s(&providers),
+            ])
+        },
+        "provider acme has no sample inputs built in: give them with --inputs DIR",
+    );
+    assert_refused_untouched(
+        &dest,
+        || {
+            ccm_render(&[
+                "matrix",
+                "--dest-dir",
+                s(&dest),
+                "--inputs",
+                s(&dir.path().join("nowhere")),
+            ])
+        },
+        "is not a directory",
+    );
+}
+
+#[test]
+fn a_new_provider_renders_from_inputs_of_ones_own() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let providers = dir.path().join("providers");
+    let out = ccm_render(&["provider", "new", "acme", "--dir", s(&providers)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let inputs = dir.path().join("inputs/acme");
+    std::fs::create_dir_all(&inputs).expect("mkdir");
+    let infra = std::fs::read_to_string(external("infrastructure-oci.yaml"))
+        .expect("read")
+        .replace("platformName: oci", "platformName: acme");
+    std::fs::write(inputs.join("infrastructure.yaml"), &infra).expect("write");
+    std::fs::write(
+        inputs.join("infrastructure-sno.yaml"),
+        infra.replace(
+            "controlPlaneTopology: HighlyAvailable",
+            "controlPlaneTopology: SingleReplica",
+        ),
+    )
+    .expect("write");
+    std::fs::copy(external("images.json"), inputs.join("images.json")).expect("copy");
+    let dest = dir.path().join("m");
+    let out = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--provider-dir",
+        s(&providers),
+        "--inputs",
+        s(&dir.path().join("inputs")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree = read_tree(&dest.join("acme/sno-noproxy-intermediate-default"));
+    let deployment = tree
+        .iter()
+        .find(|(p, _)| p.starts_with("manifests/deployment-"))
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .expect("a Deployment");
+    assert!(deployment.contains("replicas: 1"), "{deployment}");
+    assert!(read_tree(&dest.join("acme/ha-noproxy-intermediate-default")).len() > 2);
+}

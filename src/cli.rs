@@ -76,7 +76,7 @@ Examples:
   ccm-render matrix --dest-dir matrix
   ccm-render matrix --dest-dir matrix --provider-dir providers --diff
   ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check
-  ccm-render matrix --dest-dir matrix --release 4.21 --release 4.22 && diff -r matrix/4.21 matrix/4.22
+  ccm-render matrix --dest-dir m --release 4.21 --release 4.22; diff -r m/4.21 m/4.22
   ccm-render matrix --dest-dir matrix --release all --diff";
 
 const PROVIDER_EXAMPLES: &str = "\

@@ -277,7 +277,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__matrix)
-            opts="-h -V --provider-dir --inputs --dest-dir --check --diff --color --help --version"
+            opts="-h -V --provider-dir --inputs --release --dest-dir --check --diff --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -295,6 +295,10 @@ _ccm__render() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --release)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --dest-dir)

@@ -75,7 +75,9 @@ const MATRIX_EXAMPLES: &str = "\
 Examples:
   ccm-render matrix --dest-dir matrix
   ccm-render matrix --dest-dir matrix --provider-dir providers --diff
-  ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check";
+  ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check
+  ccm-render matrix --dest-dir m --release 4.21 --release 4.22; diff -r m/4.21 m/4.22
+  ccm-render matrix --dest-dir matrix --release all --diff";
 
 const PROVIDER_EXAMPLES: &str = "\
 Examples:
@@ -366,7 +368,17 @@ pub struct MatrixArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub inputs: Option<Utf8PathBuf>,
 
-    /// Output root (created if missing): one folder PROVIDER/VARIANT/ per case.
+    /// The OpenShift release to render every case for, as `render --release` reads it
+    /// (4.18 to 4.23, a full version, 5.0 and 5.1 as 4.23); repeat it for several, or give
+    /// `all` for every release. Default: the newest, in folders PROVIDER/VARIANT/; with
+    /// --release the folders are RELEASE/PROVIDER/VARIANT/ (RELEASE being X.Y), so that
+    /// `diff -r DIR/4.21 DIR/4.22` shows what an upgrade changes. A --provider-dir provider
+    /// is rendered only for the releases its spec.releases names.
+    #[arg(long, value_name = "VERSION")]
+    pub release: Vec<String>,
+
+    /// Output root (created if missing): one folder PROVIDER/VARIANT/ per case
+    /// (RELEASE/PROVIDER/VARIANT/ with --release).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub dest_dir: Utf8PathBuf,
 

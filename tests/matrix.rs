@@ -270,3 +270,154 @@ fn a_new_provider_renders_from_inputs_of_ones_own() {
     assert!(deployment.contains("replicas: 1"), "{deployment}");
     assert!(read_tree(&dest.join("acme/ha-noproxy-intermediate-default")).len() > 2);
 }
+
+// ---- the release axis (issue 18) --------------------------------------------------------------
+
+#[test]
+fn release_all_renders_every_release_in_its_own_folder_as_render_release_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    let out = ccm_render(&["matrix", "--dest-dir", s(&dest), "--release", "all"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let releases = ["4.18", "4.19", "4.20", "4.21", "4.22", "4.23"];
+    let top: BTreeSet<String> = std::fs::read_dir(&dest)
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().into_string().expect("utf8"))
+        .collect();
+    assert_eq!(top, releases.iter().map(ToString::to_string).collect());
+    for release in releases {
+        let cases = cases_of(read_tree(&dest.join(release)).into_keys());
+        assert_eq!(cases.len(), 12 * 16, "{release}: {cases:?}");
+    }
+    assert!(
+        stderr(&out).contains("1152 cases of 12 providers"),
+        "{}",
+        stderr(&out)
+    );
+    // 4.18 -> 4.19: every Service loses its webhooks port, so the folders differ.
+    let case = "aws/ha-noproxy-intermediate-default";
+    assert_ne!(
+        read_tree(&dest.join("4.18").join(case)),
+        read_tree(&dest.join("4.23").join(case))
+    );
+
+    // A case folder of release X is what `render --release X` writes for the same inputs.
+    let single = dir.path().join("single");
+    let out = ccm_render(&[
+        "render",
+        "--release",
+        "4.21",
+        "--infrastructure",
+        s(&conformance("azure/infrastructure-sno.yaml")),
+        "--images",
+        s(&conformance("images.json")),
+        "--cloud-config",
+        s(&conformance("azure/cloud-provider-config.yaml")),
+        "--network",
+        s(&conformance("network.yaml")),
+        "--proxy",
+        s(&variant("proxy.yaml")),
+        "--apiserver",
+        s(&variant("apiserver-modern-strict.yaml")),
+        "--feature-gate",
+        s(&variant("featuregate-techpreview.yaml")),
+        "--dest-dir",
+        s(&single),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let case = read_tree(&dest.join("4.21/azure/sno-proxy-modern-techpreview"));
+    assert!(!case.is_empty());
+    assert_eq!(case, read_tree(&single));
+
+    // One release of the folder, by any of its spellings, is up to date.
+    let check = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--release",
+        "4.21.0-0.nightly-2026-01-02-030405",
+        "--check",
+    ]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn an_unknown_matrix_release_is_refused_naming_the_flag_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    std::fs::create_dir_all(&dest).expect("mkdir");
+    std::fs::write(dest.join("keep"), "x").expect("write");
+    assert_refused_untouched(
+        &dest,
+        || {
+            ccm_render(&[
+                "matrix",
+                "--dest-dir",
+                s(&dest),
+                "--release",
+                "4.22",
+                "--release",
+                "4.99",
+            ])
+        },
+        "--release: 4.99 is not a supported release; supported: 4.18",
+    );
+    assert_refused_untouched(
+        &dest,
+        || ccm_render(&["matrix", "--dest-dir", s(&dest), "--release", "latest"]),
+        "--release: \"latest\" is not an OpenShift version",
+    );
+}
+
+#[test]
+fn a_provider_dir_provider_is_rendered_only_for_the_releases_it_declares() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let providers = dir.path().join("providers");
+    let out = ccm_render(&["provider", "new", "acme", "--dir", s(&providers)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let descriptor = providers.join("acme/provider.yaml");
+    let text = std::fs::read_to_string(&descriptor).expect("provider.yaml");
+    std::fs::write(
+        &descriptor,
+        format!("{text}  releases: [\"4.22\", \"4.23\"]\n"),
+    )
+    .expect("write");
+    let inputs = dir.path().join("inputs/acme");
+    std::fs::create_dir_all(&inputs).expect("mkdir");
+    let infra = std::fs::read_to_string(external("infrastructure-oci.yaml"))
+        .expect("read")
+        .replace("platformName: oci", "platformName: acme");
+    std::fs::write(inputs.join("infrastructure.yaml"), &infra).expect("write");
+    std::fs::write(
+        inputs.join("infrastructure-sno.yaml"),
+        infra.replace(
+            "controlPlaneTopology: HighlyAvailable",
+            "controlPlaneTopology: SingleReplica",
+        ),
+    )
+    .expect("write");
+    std::fs::copy(external("images.json"), inputs.join("images.json")).expect("copy");
+    let dest = dir.path().join("m");
+    let out = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--provider-dir",
+        s(&providers),
+        "--inputs",
+        s(&dir.path().join("inputs")),
+        "--release",
+        "4.21",
+        "--release",
+        "4.22",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("provider acme is not rendered for 4.21"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dest.join("4.21/acme").exists());
+    assert!(read_tree(&dest.join("4.22/acme/ha-noproxy-intermediate-default")).len() > 2);
+    assert!(read_tree(&dest.join("4.21/aws/ha-noproxy-intermediate-default")).len() > 2);
+}

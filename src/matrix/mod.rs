@@ -7,9 +7,18 @@
 //! order (`aws/ha-noproxy-intermediate-default/`). A case is rendered exactly as `ccm-render
 //! render` renders the same input files (the provider's samples, see [`samples`]): the same
 //! loading, render and output code, and its folder holds what `render --dest-dir` would write
-//! there. Adding an axis (the release axis of issue 18, say) is adding an entry to [`AXES`]
-//! with a [`Setting`] for what it changes in the inputs; every variant name then gains that
-//! axis' value at the end, and the names of the other axes' values stay.
+//! there. Adding an axis is adding an entry to [`AXES`] with a [`Setting`] for what it changes
+//! in the inputs; every variant name then gains that axis' value at the end, and the names of
+//! the other axes' values stay.
+//!
+//! The release (issue 18) is the one axis that is a folder level instead: without `--release`
+//! a matrix renders the newest release into the names above; with `--release VERSION`
+//! (repeatable, or `all`) every case folder is `DIR/<release>/<provider>/<variant>/`, the
+//! release being `X.Y` (`DIR/4.21/aws/ha-noproxy-intermediate-default/`). The default names
+//! thus stay, a given `--release` always writes the same folders however many are asked for,
+//! and `diff -r DIR/4.21 DIR/4.22` shows what an upgrade changes in every case. A
+//! `--provider-dir` provider that declares `spec.releases` is rendered only for those releases
+//! (the others are skipped, with a note on stderr).
 //!
 //! Every case is rendered in memory, on every core, before anything is written: a bad input
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
@@ -22,6 +31,7 @@ use crate::commands::ExitStatus;
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::{Change, Plan, Tree};
 use crate::providers::{Catalogue, Selection};
+use crate::releases::{Release, Releases};
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeMap;
@@ -139,6 +149,8 @@ pub fn variant_name(values: &[&AxisValue]) -> String {
 /// One case: a provider and a variant, with the input files that make it.
 #[derive(Debug, Clone)]
 pub struct Case {
+    /// The release asked for with `--release` (`X.Y`), its folder level; None without it.
+    pub release: Option<String>,
     /// The provider's name.
     pub provider: String,
     /// The variant's folder name.
@@ -148,21 +160,78 @@ pub struct Case {
 }
 
 impl Case {
-    /// `<provider>/<variant>`, the folder under `--dest-dir`.
+    /// `[<release>/]<provider>/<variant>`, the folder under `--dest-dir`.
     pub fn folder(&self) -> Utf8PathBuf {
-        Utf8PathBuf::from(&self.provider).join(&self.variant)
+        let base = self
+            .release
+            .as_deref()
+            .map_or_else(Utf8PathBuf::new, Utf8PathBuf::from);
+        base.join(&self.provider).join(&self.variant)
     }
 }
 
-/// The cases of every provider of `catalogue`, inputs from `user` (`--inputs`) or the built-in
-/// samples (written under `scratch`).
+/// The releases `--release` asks for, oldest first and each once: None without the flag (the
+/// newest, and no release folder level). `all` is every release; other values are read as
+/// `render --release` reads them.
+pub fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>>> {
+    if values.is_empty() {
+        return Ok(None);
+    }
+    let releases = Releases::builtin()?;
+    let mut wanted = std::collections::BTreeSet::new();
+    for value in values {
+        if value == "all" {
+            wanted.extend(releases.all().iter().map(|r| r.name.as_str()));
+        } else {
+            wanted.insert(releases.find(value, "--release")?.name.as_str());
+        }
+    }
+    Ok(Some(
+        releases
+            .all()
+            .iter()
+            .rev()
+            .filter(|r| wanted.contains(r.name.as_str()))
+            .collect(),
+    ))
+}
+
+/// `(provider, release)` pairs a matrix leaves out: the provider's `spec.releases` does not
+/// name the release.
+pub type Skipped = Vec<(String, String)>;
+
+/// The cases of every provider of `catalogue` for each of `releases` (None: no `--release`),
+/// inputs from `user` (`--inputs`) or the built-in samples (written under `scratch`). Also
+/// returns the `(provider, release)` pairs left out because the provider's `spec.releases`
+/// does not name the release.
 pub fn cases(
     catalogue: &Catalogue,
+    releases: Option<&[&Release]>,
     user: Option<&Utf8Path>,
     scratch: &Utf8Path,
-) -> Result<Vec<Case>> {
+) -> Result<(Vec<Case>, Skipped)> {
     let mut out = Vec::new();
-    for name in catalogue.providers.keys() {
+    let mut skipped = Vec::new();
+    let releases: Vec<Option<&str>> = match releases {
+        None => vec![None],
+        Some(list) => list.iter().map(|r| Some(r.name.as_str())).collect(),
+    };
+    for (name, provider) in &catalogue.providers {
+        let supported = provider.spec().releases.as_ref();
+        let releases: Vec<Option<&str>> = releases
+            .iter()
+            .copied()
+            .filter(|release| match (release, supported) {
+                (Some(release), Some(supported)) if !supported.iter().any(|s| s == release) => {
+                    skipped.push((name.clone(), (*release).to_string()));
+                    false
+                }
+                _ => true,
+            })
+            .collect();
+        if releases.is_empty() {
+            continue;
+        }
         let files = samples::files(name, user, scratch)?;
         let images = files
             .get(samples::IMAGES)
@@ -174,12 +243,16 @@ pub fn cases(
                 )
             })?
             .clone();
-        for values in variants() {
+        for (release, values) in releases
+            .iter()
+            .flat_map(|r| variants().into_iter().map(move |v| (*r, v)))
+        {
             let mut input = InputFiles {
                 images: images.clone(),
                 cloud_config: files.get(samples::CLOUD_CONFIG).cloned(),
                 network: files.get(samples::NETWORK).cloned(),
                 namespace: crate::config::DEFAULT_NAMESPACE.to_string(),
+                release: release.map(str::to_string),
                 ..InputFiles::default()
             };
             for value in &values {
@@ -206,26 +279,59 @@ pub fn cases(
                 }
             }
             out.push(Case {
+                release: release.map(str::to_string),
                 provider: name.clone(),
                 variant: variant_name(&values),
                 files: input,
             });
         }
     }
-    Ok(out)
+    Ok((out, skipped))
+}
+
+/// The catalogue as of every release a matrix renders, each made once rather than per case.
+#[derive(Debug)]
+pub struct Catalogues {
+    newest: Catalogue,
+    older: BTreeMap<String, Catalogue>,
+}
+
+impl Catalogues {
+    /// `newest` (the newest release's providers, plus any `--provider-dir` ones) and its form
+    /// as of each of `releases`.
+    pub fn new(newest: Catalogue, releases: &[&Release]) -> Result<Self> {
+        let builtin = Releases::builtin()?;
+        let mut older = BTreeMap::new();
+        for release in releases {
+            if release.name != builtin.newest().name {
+                older.insert(
+                    release.name.clone(),
+                    builtin.catalogue(release, newest.clone())?,
+                );
+            }
+        }
+        Ok(Self { newest, older })
+    }
+
+    /// The newest release's catalogue.
+    pub fn newest(&self) -> &Catalogue {
+        &self.newest
+    }
 }
 
 /// Renders one case as `render` would: load the inputs, take the catalogue as of the inputs'
-/// release (the newest unless an `--inputs` images file names another), check that they
-/// select the case's provider, render, lay out the files. `catalogue` is the newest release's.
-pub fn render_case(catalogue: &Catalogue, case: &Case) -> Result<Tree> {
+/// release (`--release`, else the newest unless an `--inputs` images file names another),
+/// check that they select the case's provider, render, lay out the files.
+pub fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
     let cfg = ClusterConfig::load(&case.files)?;
-    let releases = crate::releases::Releases::builtin()?;
+    let releases = Releases::builtin()?;
     let as_of_release;
     let catalogue = if cfg.release.name == releases.newest().name {
+        &catalogues.newest
+    } else if let Some(catalogue) = catalogues.older.get(&cfg.release.name) {
         catalogue
     } else {
-        as_of_release = releases.catalogue(cfg.release, catalogue.clone())?;
+        as_of_release = releases.catalogue(cfg.release, catalogues.newest.clone())?;
         &as_of_release
     };
     match catalogue.select_for(&cfg.infrastructure) {
@@ -288,6 +394,7 @@ fn on_every_core<T: Sync, R: Send>(
 
 /// `ccm-render matrix`.
 pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
+    let releases = chosen_releases(&args.release)?;
     crate::output::check_dest(&args.dest_dir)?;
     let catalogue = crate::commands::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs
@@ -298,18 +405,33 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     let scratch = tempfile::tempdir().context("creating a temporary folder for the samples")?;
     let scratch_path = Utf8Path::from_path(scratch.path())
         .ok_or_else(|| anyhow!("the temporary folder has a name that is not UTF-8"))?;
-    let cases = cases(&catalogue, args.inputs.as_deref(), scratch_path)?;
+    let (cases, skipped) = cases(
+        &catalogue,
+        releases.as_deref(),
+        args.inputs.as_deref(),
+        scratch_path,
+    )?;
+    let catalogues = Catalogues::new(catalogue, releases.as_deref().unwrap_or_default())?;
     let trees = on_every_core(&cases, |case| {
-        render_case(&catalogue, case).with_context(|| format!("case {}", case.folder()))
+        render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))
     })?;
+    for (provider, release) in &skipped {
+        eprintln!(
+            "ccm-render: note: provider {provider} is not rendered for {release}: its spec.releases does not name it"
+        );
+    }
     let work: Vec<(&Case, Tree)> = cases.iter().zip(trees).collect();
     if args.check || args.diff {
         return compare(args, &work);
     }
     // The folders above the case folders, made one at a time: the case updates that run at the
     // same time below would otherwise race to create them.
-    for provider in catalogue.providers.keys() {
-        let dir = args.dest_dir.join(provider);
+    let parents: std::collections::BTreeSet<Utf8PathBuf> = cases
+        .iter()
+        .filter_map(|case| case.folder().parent().map(Utf8Path::to_path_buf))
+        .collect();
+    for parent in parents {
+        let dir = args.dest_dir.join(parent);
         std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
     }
     let reports = on_every_core(&work, |(case, tree)| {
@@ -319,7 +441,7 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     eprintln!(
         "ccm-render: {} cases of {} providers in {} ({} files written, {} unchanged, {} removed)",
         work.len(),
-        catalogue.providers.len(),
+        catalogues.newest().providers.len(),
         args.dest_dir,
         count(|r| r.written.len()),
         count(|r| r.unchanged.len()),
@@ -378,10 +500,11 @@ fn compare(args: &MatrixArgs, work: &[(&Case, Tree)]) -> Result<ExitStatus> {
         );
         return Ok(ExitStatus::Success);
     }
+    // Per provider, or per release and provider (`4.21/aws`) with --release.
     let mut by_provider: BTreeMap<&str, usize> = BTreeMap::new();
     for case in &touched {
         *by_provider
-            .entry(case.components().next().map_or("", |c| c.as_str()))
+            .entry(case.parent().map_or("", Utf8Path::as_str))
             .or_default() += 1;
     }
     eprintln!(
@@ -419,13 +542,34 @@ mod tests {
     }
 
     #[test]
+    fn release_all_is_every_release_oldest_first_and_each_once() {
+        let all = chosen_releases(&["4.21".into(), "all".into(), "5.0".into()])
+            .expect("chosen")
+            .expect("some");
+        let names: Vec<&str> = all.iter().map(|r| r.name.as_str()).collect();
+        let mut want: Vec<&str> = Releases::builtin()
+            .expect("releases")
+            .all()
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        want.reverse();
+        assert_eq!(names, want);
+        assert!(chosen_releases(&[]).expect("none").is_none());
+        let err = chosen_releases(&["4.99".into()]).expect_err("unknown");
+        assert!(err.to_string().starts_with("--release: 4.99"), "{err}");
+    }
+
+    #[test]
     fn every_built_in_case_renders_its_own_provider() {
         let catalogue = Catalogue::builtin().expect("loads");
         let dir = tempfile::tempdir().expect("tempdir");
         let scratch = Utf8Path::from_path(dir.path()).expect("utf8");
-        let cases = cases(&catalogue, None, scratch).expect("cases");
+        let (cases, skipped) = cases(&catalogue, None, None, scratch).expect("cases");
+        assert!(skipped.is_empty());
         assert_eq!(cases.len(), catalogue.providers.len() * 16);
-        let trees = on_every_core(&cases, |case| render_case(&catalogue, case)).expect("renders");
+        let catalogues = Catalogues::new(catalogue, &[]).expect("catalogues");
+        let trees = on_every_core(&cases, |case| render_case(&catalogues, case)).expect("renders");
         for (case, tree) in cases.iter().zip(&trees) {
             assert!(
                 tree.files.keys().any(|p| p.starts_with("manifests")),

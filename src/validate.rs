@@ -186,6 +186,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn no_proxy_entries_may_have_blanks_around_them_but_not_inside() {
+        // installer pkg/types/validation: each comma-separated entry is trimmed before it is
+        // checked, and Go's httpproxy trims them too (found by fuzzing: "a, b" is accepted).
+        assert!(no_proxy(".cluster.local, 10.0.0.0/16,localhost").is_ok());
+        assert!(no_proxy("example .com").is_err());
+    }
+
+    #[test]
     fn dns_subdomains_are_dot_separated_labels() {
         assert!(dns_subdomain("gcp-ccm-cloud-credentials").is_ok());
         assert!(dns_subdomain("a.b-c").is_ok());

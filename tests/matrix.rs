@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn s(path: &Path) -> &str {
     path.to_str().expect("utf8")
@@ -229,13 +229,14 @@ fn a_provider_without_samples_or_a_bad_inputs_folder_is_refused_untouched() {
     );
 }
 
-#[test]
-fn a_new_provider_renders_from_inputs_of_ones_own() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let providers = dir.path().join("providers");
+/// A new provider `acme` (`provider new`) in DIR/providers, and sample inputs of its own in
+/// DIR/inputs/acme made from the OCI ones (HA and SNO Infrastructures, images.json); returns the
+/// providers folder.
+fn acme_with_inputs(dir: &Path) -> PathBuf {
+    let providers = dir.join("providers");
     let out = ccm_render(&["provider", "new", "acme", "--dir", s(&providers)]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let inputs = dir.path().join("inputs/acme");
+    let inputs = dir.join("inputs/acme");
     std::fs::create_dir_all(&inputs).expect("mkdir");
     let infra = std::fs::read_to_string(external("infrastructure-oci.yaml"))
         .expect("read")
@@ -250,6 +251,13 @@ fn a_new_provider_renders_from_inputs_of_ones_own() {
     )
     .expect("write");
     std::fs::copy(external("images.json"), inputs.join("images.json")).expect("copy");
+    providers
+}
+
+#[test]
+fn a_new_provider_renders_from_inputs_of_ones_own() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let providers = acme_with_inputs(dir.path());
     let dest = dir.path().join("m");
     let out = ccm_render(&[
         "matrix",
@@ -372,9 +380,7 @@ fn an_unknown_matrix_release_is_refused_naming_the_flag_untouched() {
 #[test]
 fn a_provider_dir_provider_is_rendered_only_for_the_releases_it_declares() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let providers = dir.path().join("providers");
-    let out = ccm_render(&["provider", "new", "acme", "--dir", s(&providers)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let providers = acme_with_inputs(dir.path());
     let descriptor = providers.join("acme/provider.yaml");
     let text = std::fs::read_to_string(&descriptor).expect("provider.yaml");
     std::fs::write(
@@ -382,21 +388,6 @@ fn a_provider_dir_provider_is_rendered_only_for_the_releases_it_declares() {
         format!("{text}  releases: [\"4.22\", \"4.23\"]\n"),
     )
     .expect("write");
-    let inputs = dir.path().join("inputs/acme");
-    std::fs::create_dir_all(&inputs).expect("mkdir");
-    let infra = std::fs::read_to_string(external("infrastructure-oci.yaml"))
-        .expect("read")
-        .replace("platformName: oci", "platformName: acme");
-    std::fs::write(inputs.join("infrastructure.yaml"), &infra).expect("write");
-    std::fs::write(
-        inputs.join("infrastructure-sno.yaml"),
-        infra.replace(
-            "controlPlaneTopology: HighlyAvailable",
-            "controlPlaneTopology: SingleReplica",
-        ),
-    )
-    .expect("write");
-    std::fs::copy(external("images.json"), inputs.join("images.json")).expect("copy");
     let dest = dir.path().join("m");
     let out = ccm_render(&[
         "matrix",

@@ -58,6 +58,44 @@ fn the_matrix_has_sixteen_cases_per_provider_and_a_rerun_changes_nothing() {
     assert_eq!(read_tree(&dest), tree);
 }
 
+/// `render` into DEST of the inputs of the matrix case azure/sno-proxy-modern-techpreview, with
+/// EXTRA arguments.
+fn render_azure_sno_case(dest: &Path, extra: &[&str]) {
+    let mut args = vec!["render"];
+    args.extend_from_slice(extra);
+    let (infra, images, cloud_config, network) = (
+        conformance("azure/infrastructure-sno.yaml"),
+        conformance("images.json"),
+        conformance("azure/cloud-provider-config.yaml"),
+        conformance("network.yaml"),
+    );
+    let (proxy, apiserver, feature_gate) = (
+        variant("proxy.yaml"),
+        variant("apiserver-modern-strict.yaml"),
+        variant("featuregate-techpreview.yaml"),
+    );
+    args.extend([
+        "--infrastructure",
+        s(&infra),
+        "--images",
+        s(&images),
+        "--cloud-config",
+        s(&cloud_config),
+        "--network",
+        s(&network),
+        "--proxy",
+        s(&proxy),
+        "--apiserver",
+        s(&apiserver),
+        "--feature-gate",
+        s(&feature_gate),
+        "--dest-dir",
+        s(dest),
+    ]);
+    let out = ccm_render(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 #[test]
 fn a_case_folder_is_what_render_writes_for_the_same_inputs() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -65,26 +103,7 @@ fn a_case_folder_is_what_render_writes_for_the_same_inputs() {
     let out = ccm_render(&["matrix", "--dest-dir", s(&matrix)]);
     assert!(out.status.success(), "{}", stderr(&out));
     let single = dir.path().join("single");
-    let out = ccm_render(&[
-        "render",
-        "--infrastructure",
-        s(&conformance("azure/infrastructure-sno.yaml")),
-        "--images",
-        s(&conformance("images.json")),
-        "--cloud-config",
-        s(&conformance("azure/cloud-provider-config.yaml")),
-        "--network",
-        s(&conformance("network.yaml")),
-        "--proxy",
-        s(&variant("proxy.yaml")),
-        "--apiserver",
-        s(&variant("apiserver-modern-strict.yaml")),
-        "--feature-gate",
-        s(&variant("featuregate-techpreview.yaml")),
-        "--dest-dir",
-        s(&single),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    render_azure_sno_case(&single, &[]);
     let case = read_tree(&matrix.join("azure/sno-proxy-modern-techpreview"));
     assert!(!case.is_empty());
     assert_eq!(case, read_tree(&single));
@@ -311,28 +330,7 @@ fn release_all_renders_every_release_in_its_own_folder_as_render_release_does() 
 
     // A case folder of release X is what `render --release X` writes for the same inputs.
     let single = dir.path().join("single");
-    let out = ccm_render(&[
-        "render",
-        "--release",
-        "4.21",
-        "--infrastructure",
-        s(&conformance("azure/infrastructure-sno.yaml")),
-        "--images",
-        s(&conformance("images.json")),
-        "--cloud-config",
-        s(&conformance("azure/cloud-provider-config.yaml")),
-        "--network",
-        s(&conformance("network.yaml")),
-        "--proxy",
-        s(&variant("proxy.yaml")),
-        "--apiserver",
-        s(&variant("apiserver-modern-strict.yaml")),
-        "--feature-gate",
-        s(&variant("featuregate-techpreview.yaml")),
-        "--dest-dir",
-        s(&single),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    render_azure_sno_case(&single, &["--release", "4.21"]);
     let case = read_tree(&dest.join("4.21/azure/sno-proxy-modern-techpreview"));
     assert!(!case.is_empty());
     assert_eq!(case, read_tree(&single));

@@ -168,7 +168,10 @@ fn url_byte(b: u8) -> bool {
 /// A no-proxy list: comma-separated hosts, domains (`.example.com`), IPs, CIDRs or `*`.
 pub fn no_proxy(value: &str) -> Result<()> {
     for entry in value.split(',') {
-        let entry = entry.trim();
+        // Spaces only: the installer's strings.TrimSpace would also drop a tab or a newline,
+        // but CCCMO copies the list verbatim into env values, where a control character has
+        // no business (found by fuzzing: ".,\t\tmple.com").
+        let entry = entry.trim_matches(' ');
         let ok = entry.is_empty()
             || entry == "*"
             || entry
@@ -191,6 +194,8 @@ mod tests {
         // checked, and Go's httpproxy trims them too (found by fuzzing: "a, b" is accepted).
         assert!(no_proxy(".cluster.local, 10.0.0.0/16,localhost").is_ok());
         assert!(no_proxy("example .com").is_err());
+        assert!(no_proxy(".,\t\tmple.com").is_err());
+        assert!(no_proxy("a,\nb").is_err());
     }
 
     #[test]

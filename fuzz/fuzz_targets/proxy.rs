@@ -15,7 +15,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
                 // validation and Go's httpproxy allow (each entry is trimmed); never inside one.
                 // The URLs have none at all.
                 let blank_inside = if name == "NO_PROXY" {
-                    value.split(',').any(|entry| entry.trim().contains(' '))
+                    value.split(',').any(|entry| entry.trim_matches(' ').contains(' '))
                 } else {
                     value.contains(' ')
                 };

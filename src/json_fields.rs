@@ -38,6 +38,26 @@ pub fn optional_str<'a>(value: Option<&'a Value>, path: &str) -> Result<Option<&
     }
 }
 
+/// The value at a path of keys (and list indices), like [`Value::pointer`] without its cost:
+/// `pointer` unescapes every token of its text into a new string, which made it a twentieth of
+/// a render (callgrind, Azure) for paths that are all plain keys.
+pub fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |value, key| match value {
+        Value::Object(map) => map.get(*key),
+        Value::Array(list) => key.parse::<usize>().ok().and_then(|i| list.get(i)),
+        _ => None,
+    })
+}
+
+/// [`at`], for changing the value.
+pub fn at_mut<'a>(value: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
+    path.iter().try_fold(value, |value, key| match value {
+        Value::Object(map) => map.get_mut(*key),
+        Value::Array(list) => key.parse::<usize>().ok().and_then(|i| list.get_mut(i)),
+        _ => None,
+    })
+}
+
 /// The `kind` of a parsed object, or "" when it has none.
 pub fn kind_of(doc: &Value) -> &str {
     doc.get("kind").and_then(Value::as_str).unwrap_or_default()
@@ -45,7 +65,7 @@ pub fn kind_of(doc: &Value) -> &str {
 
 /// The `metadata.name` of a parsed object, or "" when it has none.
 pub fn name_of(doc: &Value) -> &str {
-    doc.pointer("/metadata/name")
+    at(doc, &["metadata", "name"])
         .and_then(Value::as_str)
         .unwrap_or_default()
 }

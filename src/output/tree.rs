@@ -68,12 +68,16 @@ pub struct ObjectRef {
 
 impl ObjectRef {
     fn of(object: &Value) -> Self {
-        let text = |p: &str| object.pointer(p).and_then(Value::as_str).map(String::from);
+        let text = |path: &[&str]| {
+            crate::json_fields::at(object, path)
+                .and_then(Value::as_str)
+                .map(String::from)
+        };
         Self {
-            api_version: text("/apiVersion").unwrap_or_default(),
+            api_version: text(&["apiVersion"]).unwrap_or_default(),
             kind: crate::inputs::kind_of(object).to_string(),
             name: crate::inputs::name_of(object).to_string(),
-            namespace: text("/metadata/namespace"),
+            namespace: text(&["metadata", "namespace"]),
         }
     }
 }
@@ -167,8 +171,7 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
     let mut out = Vec::with_capacity(objects.len());
     for (object, base) in objects.iter().zip(&short) {
         let stem = if counts.get(base.as_str()).copied().unwrap_or_default() > 1 {
-            let namespace = object
-                .pointer("/metadata/namespace")
+            let namespace = crate::json_fields::at(object, &["metadata", "namespace"])
                 .and_then(Value::as_str)
                 .unwrap_or("cluster");
             sanitize(&format!(

@@ -247,15 +247,14 @@ fn cloud_conf_secret(
 /// Whether a pod template of the provider's manifests mounts a volume whose `source.field` is
 /// `name` (a `configMap` by `name`, a `secret` by `secretName`).
 fn mounts(provider: &Provider, source: &str, field: &str, name: &str) -> bool {
-    let pointer = format!("/{source}/{field}");
     provider.manifests.iter().any(|object| {
-        object
-            .pointer("/spec/template/spec/volumes")
+        crate::json_fields::at(object, &["spec", "template", "spec", "volumes"])
             .and_then(Value::as_array)
             .is_some_and(|volumes| {
-                volumes
-                    .iter()
-                    .any(|v| v.pointer(&pointer).and_then(Value::as_str) == Some(name))
+                volumes.iter().any(|v| {
+                    crate::json_fields::at(v, &[source, field]).and_then(Value::as_str)
+                        == Some(name)
+                })
             })
     })
 }
@@ -320,7 +319,9 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
 
         set_env_values(container, cfg, provider);
 
-        if let Some(text) = container.pointer("/command/2").and_then(Value::as_str) {
+        if let Some(text) =
+            crate::json_fields::at(container, &["command", "2"]).and_then(Value::as_str)
+        {
             // Errors here are about the provider's script, not an input file (an input's
             // images entry is reported by set_image with its file): say which object.
             let edited = edit_script(
@@ -540,9 +541,7 @@ fn move_namespace(object: &mut Value, namespace: &str) {
     if namespace == DEFAULT_NAMESPACE {
         return;
     }
-    if object
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
+    if crate::json_fields::at(object, &["metadata", "namespace"]).and_then(Value::as_str)
         == Some(DEFAULT_NAMESPACE)
     {
         object["metadata"]["namespace"] = json!(namespace);
@@ -554,8 +553,7 @@ fn move_namespace(object: &mut Value, namespace: &str) {
             }
         }
     }
-    if let Some(conditions) = object
-        .pointer_mut("/spec/matchConditions")
+    if let Some(conditions) = crate::json_fields::at_mut(object, &["spec", "matchConditions"])
         .and_then(Value::as_array_mut)
     {
         let from = format!("system:serviceaccount:{DEFAULT_NAMESPACE}:");
@@ -573,7 +571,7 @@ fn move_namespace(object: &mut Value, namespace: &str) {
 fn pod_spec(object: &Value) -> Option<&Value> {
     match crate::inputs::kind_of(object) {
         "Pod" => object.get("spec"),
-        _ => object.pointer("/spec/template/spec"),
+        _ => crate::json_fields::at(object, &["spec", "template", "spec"]),
     }
 }
 
@@ -595,7 +593,7 @@ fn containers_mut(object: &mut Value) -> Vec<(&mut Value, bool)> {
     let spec = if is_pod {
         object.get_mut("spec")
     } else {
-        object.pointer_mut("/spec/template/spec")
+        crate::json_fields::at_mut(object, &["spec", "template", "spec"])
     };
     let Some(Value::Object(spec)) = spec else {
         return Vec::new();

@@ -1,10 +1,9 @@
 //! The `ccm-render` binary: parse the command line, run, map the result to an exit status.
-use clap::Parser as _;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.
-    let cli = ccm_render::cli::Cli::parse();
+    let cli = ccm_render::cli::Cli::from_env();
     match ccm_render::run(cli) {
         Ok(status) => status.into(),
         Err(err) => {

@@ -43,7 +43,40 @@ fn read_options() -> serde_saphyr::Options {
 
 /// Parses a YAML or JSON stream into its documents, skipping empty ones (a stream that starts or
 /// ends with `---`).
+///
+/// A plain JSON object (what `images.json` and tools' `-o json` output are) is read by
+/// serde_json, about ten times faster per byte than the YAML parser; anything the JSON reader
+/// is not sure to read exactly as the YAML parser would (see [`json_document`]) goes to the
+/// YAML parser, which also words every error.
 pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
+    match json_document(text) {
+        Some(doc) => Ok(vec![doc]),
+        None => documents_by_yaml_parser(text),
+    }
+}
+
+/// One JSON object read by serde_json, or None when the YAML parser must decide: the text is
+/// not a JSON object, it holds a backslash (JSON and YAML escapes differ: `\u` surrogate
+/// pairs), a tab, a float (its spelling and range rules differ), a repeated key, or nests
+/// deeper than [`MAX_DEPTH`]. What it returns, the YAML parser returns too (a property test
+/// and the `yaml_documents` fuzz target hold it to that).
+pub fn json_document(text: &str) -> Option<serde_json::Value> {
+    use serde::de::DeserializeSeed as _;
+    if !text.trim_start_matches([' ', '\n', '\r']).starts_with('{')
+        || text.bytes().any(|b| b == b'\\' || b == b'\t')
+    {
+        return None;
+    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let doc = value::Seed::strict(MAX_DEPTH)
+        .deserialize(&mut reader)
+        .ok()?;
+    reader.end().ok()?;
+    Some(doc)
+}
+
+/// [`documents`] without the JSON shortcut: what the YAML parser reads.
+pub fn documents_by_yaml_parser(text: &str) -> Result<Vec<serde_json::Value>> {
     let docs: Vec<Option<serde_json::Value>> =
         serde_saphyr::from_multiple_with_options(text, read_options())
             .map_err(|err| anyhow::anyhow!("{}", describe(&err)))?;
@@ -52,6 +85,131 @@ pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
         .flatten()
         .filter(|doc| !doc.is_null())
         .collect())
+}
+
+/// Building `serde_json::Value`s from a self-describing serde format (serde_json, MessagePack)
+/// with each map and list allocated at its final size when the format gives it.
+///
+/// `Value`'s own `Deserialize` grows its maps one entry at a time (a new table and a rehash at
+/// 4, 8, 16 entries), which was a sixth of decoding a provider's objects (callgrind, Azure).
+/// The strict form (for input) refuses what the YAML parser might read differently, so that
+/// [`json_document`] can hand such text to it.
+pub mod value {
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Number, Value};
+    use std::fmt;
+
+    /// Decodes one value, nested at most `depth` levels.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Seed {
+        depth: usize,
+        strict: bool,
+    }
+
+    impl Seed {
+        /// For trusted data (the compiled catalogue): every value as `Value` would decode it.
+        pub fn trusted() -> Self {
+            Self {
+                depth: usize::MAX,
+                strict: false,
+            }
+        }
+
+        /// For input: fails on a float, a repeated key, or nesting deeper than `depth`.
+        pub fn strict(depth: usize) -> Self {
+            Self {
+                depth,
+                strict: true,
+            }
+        }
+
+        fn inner<E: de::Error>(self) -> Result<Self, E> {
+            match self.depth.checked_sub(1) {
+                Some(depth) => Ok(Self { depth, ..self }),
+                None => Err(E::custom("nested too deep")),
+            }
+        }
+    }
+
+    /// A list of values decoded with [`Seed::trusted`] (for `#[serde(deserialize_with)]`).
+    pub fn trusted_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+        match Seed::trusted().deserialize(d)? {
+            Value::Array(list) => Ok(list),
+            other => Err(de::Error::custom(format!(
+                "expected a list, got {}",
+                crate::json_fields::type_name(&other)
+            ))),
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for Seed {
+        type Value = Value;
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    /// At most this many entries are reserved ahead of reading them.
+    const MAX_RESERVED: usize = 4096;
+
+    impl<'de> Visitor<'de> for Seed {
+        type Value = Value;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+            if self.strict {
+                return Err(E::custom("a float"));
+            }
+            // As serde_json: a float JSON cannot hold (NaN, infinity) is null.
+            Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_owned()))
+        }
+        fn visit_string<E>(self, v: String) -> Result<Value, E> {
+            Ok(Value::String(v))
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_none<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let inner = self.inner()?;
+            let mut list = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(MAX_RESERVED));
+            while let Some(item) = seq.next_element_seed(inner)? {
+                list.push(item);
+            }
+            Ok(Value::Array(list))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
+            let inner = self.inner()?;
+            let mut map = Map::with_capacity(entries.size_hint().unwrap_or(0).min(MAX_RESERVED));
+            while let Some(key) = entries.next_key::<String>()? {
+                let value = entries.next_value_seed(inner)?;
+                if map.insert(key, value).is_some() && self.strict {
+                    return Err(de::Error::custom("a repeated key"));
+                }
+            }
+            Ok(Value::Object(map))
+        }
+    }
 }
 
 /// Parses exactly one YAML document into `T` (used for the tool's own embedded assets and
@@ -230,7 +388,13 @@ mod emit {
     /// indented two columns past `at`, as serde-saphyr does.
     fn scalar(value: &Value, at: usize, out: &mut String) -> Result<(), Delegate> {
         match value {
-            Value::String(text) if is_simple(text) => out.push_str(text),
+            Value::String(text) if is_simple_value(text) => out.push_str(text),
+            // serde-saphyr quotes these with double quotes and nothing to escape.
+            Value::String(text) if text.is_empty() || is_yaml_1_1_word(text) => {
+                out.push('"');
+                out.push_str(text);
+                out.push('"');
+            }
             Value::String(text) if is_simple_block(text) => {
                 // `|`: lines two columns in, empty lines left empty, the one final newline kept.
                 out.push_str("|\n");
@@ -311,13 +475,60 @@ mod emit {
         {
             return false;
         }
-        // The YAML 1.1 words are at most five letters long.
-        bytes.len() > 5
-            || ![
+        !is_yaml_1_1_word(text)
+    }
+
+    /// A boolean, null or special float word of YAML 1.1 (or 1.2), in any case: serde-saphyr
+    /// quotes them so that no reader takes them for anything but a string.
+    fn is_yaml_1_1_word(text: &str) -> bool {
+        // The words are at most five letters long.
+        text.len() <= 5
+            && [
                 "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf",
             ]
             .iter()
             .any(|word| text.eq_ignore_ascii_case(word))
+    }
+
+    /// A string serde-saphyr writes plain as a value (after `key: ` or `- `): what
+    /// [`is_simple`] accepts, and also flags (`--v=2`, `-c`), `key=value` labels, colons and
+    /// commas inside a word (`system:serviceaccount:a:b`, `https://host:6443`), image digests
+    /// (`@`), `$(VAR)` references, and Kubernetes quantities (`100m`, `128Mi`). Without these,
+    /// a render handed a dozen scalars to serde-saphyr one at a time (a twentieth of a render,
+    /// callgrind, vSphere). Keys keep the narrower rule.
+    pub fn is_simple_value(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+            return false;
+        };
+        if is_quantity(bytes) {
+            return true;
+        }
+        // `-` then a letter or `-`: a flag, never a number (`-1`, `-.5`) or a list (`- a`).
+        let flag = first == b'-'
+            && bytes
+                .get(1)
+                .is_some_and(|&b| b == b'-' || b.is_ascii_alphabetic());
+        if !(first.is_ascii_alphabetic() || first == b'/' || flag) || matches!(last, b' ' | b':') {
+            return false;
+        }
+        // Printable ASCII, but no ` #` (a comment) and no `: ` (a mapping).
+        let fits = bytes.iter().enumerate().all(|(i, &b)| match b {
+            b'#' => bytes[i - 1] != b' ',
+            b':' => bytes.get(i + 1) != Some(&b' '),
+            _ => (b' '..=b'~').contains(&b),
+        });
+        fits && !is_yaml_1_1_word(text.trim_start_matches('-'))
+    }
+
+    /// Digits then a Kubernetes unit suffix (`100m`, `50Mi`, `1G`): never a YAML number.
+    fn is_quantity(bytes: &[u8]) -> bool {
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        digits > 0
+            && matches!(
+                &bytes[digits..],
+                b"m" | b"k" | b"M" | b"G" | b"T" | b"Ki" | b"Mi" | b"Gi" | b"Ti"
+            )
     }
 }
 
@@ -341,6 +552,29 @@ mod tests {
     fn multi_document_stream_skips_empty_documents() {
         let docs = documents("---\na: 1\n---\n---\nb: 2\n").expect("parses");
         assert_eq!(docs, vec![json!({"a": 1}), json!({"b": 2})]);
+    }
+
+    #[test]
+    fn json_the_shortcut_might_read_differently_goes_to_the_yaml_parser() {
+        assert!(json_document(r#"{"a": {"b": [1, "x", true, null]}}"#).is_some());
+        for declined in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": 1.5}"#,
+            r#"{"a": "\u00e9"}"#,
+            "{\"a\":\t1}",
+            r#"["a"]"#,
+            r#"{"a": 1} x"#,
+        ] {
+            assert!(json_document(declined).is_none(), "{declined}");
+        }
+        let deep = format!(
+            "{}{}",
+            r#"{"a":"#.repeat(MAX_DEPTH + 1),
+            "}".repeat(MAX_DEPTH + 1)
+        );
+        assert!(json_document(&deep).is_none());
+        let err = documents(r#"{"a": 1, "a": 2}"#).expect_err("a repeated key");
+        assert!(err.to_string().contains("duplicate key"), "{err}");
     }
 
     #[test]
@@ -491,6 +725,46 @@ mod tests {
         ) {
             let value = json!({ "a": text.clone(), "b": [text.clone(), {"c": [text]}] });
             proptest::prop_assert_eq!(to_string(&value).expect("writes"), saphyr_to_string(&value).expect("writes"));
+        }
+
+        /// Every value the writer keeps plain, serde-saphyr keeps plain too; every one it
+        /// quotes itself, serde-saphyr quotes the same way.
+        #[test]
+        fn simple_values_are_written_as_serde_saphyr_writes_them(
+            text in "[a-zA-Z/0-9:-]?[ -~]{0,16}",
+        ) {
+            let value = json!({ "k": text.clone(), "l": [text.clone()] });
+            proptest::prop_assert_eq!(to_string(&value).expect("writes"), saphyr_to_string(&value).expect("writes"));
+        }
+
+        /// Kubernetes quantities and the YAML 1.1 words, which the writer handles itself.
+        #[test]
+        fn quantities_and_yaml_1_1_words_are_written_as_serde_saphyr_writes_them(
+            text in "([0-9]{1,5}(m|k|M|G|T|Ki|Mi|Gi|Ti|e3|E|x)?|-{0,2}(y|n|yes|no|on|off|true|false|null|nan|inf|NO|True|Off|NaN|Inf)|)",
+        ) {
+            let value = json!({ "k": text.clone(), "l": [text.clone()] });
+            proptest::prop_assert_eq!(to_string(&value).expect("writes"), saphyr_to_string(&value).expect("writes"));
+        }
+
+        /// What the JSON shortcut reads, the YAML parser reads the same; JSON it declines
+        /// (floats, escapes, repeated keys) is still read, by the YAML parser.
+        #[test]
+        fn json_objects_read_alike_by_serde_json_and_the_yaml_parser(
+            pairs in proptest::collection::vec(("[a-z~\\\\\"]{0,3}", json_value()), 0..6),
+            pretty in proptest::bool::ANY,
+        ) {
+            let object = serde_json::Value::Object(pairs.into_iter().collect());
+            let text = if pretty {
+                serde_json::to_string_pretty(&object)
+            } else {
+                serde_json::to_string(&object)
+            }
+            .expect("writes");
+            let by_yaml = documents_by_yaml_parser(&text).ok();
+            if let Some(fast) = json_document(&text) {
+                proptest::prop_assert_eq!(Some(vec![fast]), by_yaml.clone());
+            }
+            proptest::prop_assert_eq!(documents(&text).ok(), by_yaml);
         }
 
         /// Every string the writer keeps plain, serde-saphyr keeps plain too.

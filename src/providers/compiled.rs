@@ -78,8 +78,10 @@ pub struct ProviderEntry {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProviderObjects {
     /// `manifests/*.yaml`.
+    #[serde(deserialize_with = "crate::yaml::value::trusted_list")]
     pub manifests: Vec<Value>,
     /// `bootstrap/*.yaml`.
+    #[serde(deserialize_with = "crate::yaml::value::trusted_list")]
     pub bootstrap: Vec<Value>,
 }
 

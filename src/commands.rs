@@ -191,10 +191,10 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     let tree = crate::output::tree(&rendered)?;
     let ignition = ignition_target(args, &tree, &cfg.release.name)?;
     for warning in &rendered.warnings {
-        eprintln!("warning: {warning}");
+        say(&format!("warning: {warning}"));
     }
     for note in &rendered.notes {
-        eprintln!("note: {note}");
+        say(&format!("note: {note}"));
     }
     // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
     // symbolic link, a folder where a file goes) happens here, before anything is written.
@@ -284,6 +284,16 @@ fn left_for_exit<T>(value: T) {
 }
 
 /// The closing lines of a render on stderr: what was written where.
+/// Writes one line to stderr in one write: `eprintln!` writes each piece of its format on its
+/// own (stderr is unbuffered), a dozen system calls for the summary line.
+fn say(line: &str) {
+    use std::io::Write as _;
+    let mut text = String::with_capacity(line.len() + 1);
+    text.push_str(line);
+    text.push('\n');
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
 fn say_written(
     args: &RenderArgs,
     tree: &crate::output::Tree,
@@ -297,12 +307,12 @@ fn say_written(
         } else {
             String::new()
         };
-        eprintln!(
+        say(&format!(
             "ccm-render: {} files for OpenShift {release} in {dest} ({} written, {} unchanged{removed})",
             tree.files.len(),
             report.written.len(),
             report.unchanged.len()
-        );
+        ));
         hint_left_in_place(&report.left, args.prune);
     }
     if let Some(target) = ignition {

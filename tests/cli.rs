@@ -515,3 +515,43 @@ fn unknown_feature_set_is_exit_2_naming_the_field() {
         "spec.featureSet",
     );
 }
+
+/// Every file gets exactly its mode (0644, secrets 0600), whatever the umask: created with its
+/// mode when the umask leaves it whole (022), set after creation when it does not (077, 027).
+#[test]
+fn file_modes_are_exact_under_any_umask() {
+    use std::os::unix::fs::PermissionsExt as _;
+    for umask in ["022", "077", "027", "000"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dest = dir.path().join("out");
+        let infra = conformance("azure/infrastructure.yaml");
+        let mut args = base_args(&infra, &dest);
+        args.push("--cloud-config".into());
+        args.push(
+            conformance("azure/cloud-provider-config.yaml")
+                .display()
+                .to_string(),
+        );
+        let args = args.join(" ");
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_ccm-render"))
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "umask {umask}: {}", stderr(&out));
+        for (file, expected) in [
+            (
+                "manifests/deployment-azure-cloud-controller-manager.yaml",
+                0o644,
+            ),
+            ("config/cloud.conf", 0o600),
+        ] {
+            let mode = std::fs::metadata(dest.join(file))
+                .expect("exists")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o7777, expected, "umask {umask}: {file}");
+        }
+    }
+}

@@ -32,7 +32,11 @@ pub fn read_text(path: &Utf8Path) -> Result<String> {
     if meta.is_dir() {
         bail!("{path}: is a directory, expected a file");
     }
-    let mut bytes = Vec::new();
+    // Room for the whole file (and the one byte that shows it grew past the limit) up front:
+    // `read_to_end` behind `take` knows no size and starts with 32-byte reads, a dozen system
+    // calls for a 2 kB file.
+    let expected = usize::try_from(meta.len().min(MAX_INPUT_BYTES)).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(expected + 1);
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("{path}: cannot read"))?;

@@ -150,7 +150,7 @@ impl Dest {
                 anyhow!(
                     "--dest-dir {}: the update stopped half done ({again}); the next ccm-render run on it completes the update recorded in {}",
                     self.path,
-                    self.path.join(names::JOURNAL)
+                    names::join(&self.path, names::JOURNAL)
                 )
             })?;
         }
@@ -179,12 +179,14 @@ impl Dest {
             .iter()
             .filter(|e| matches!(e.change, Change::Added | Change::Changed))
             .collect();
+        let mut probed: Vec<&Utf8Path> = Vec::new();
         for entry in &writes {
             let mut parent = entry.path.parent();
-            while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
-                if !probe_dir(&dest.join(dir))? {
+            while let Some(dir) = parent.filter(|d| !d.as_str().is_empty() && !probed.contains(d)) {
+                if !probe_dir(&names::join(dest, dir))? {
                     folders.insert(dir.to_string());
                 }
+                probed.push(dir);
                 parent = dir.parent();
             }
         }
@@ -204,19 +206,25 @@ impl Dest {
             while folders.contains(dir.as_str()) {
                 dir = dir.parent().unwrap_or(Utf8Path::new(""));
             }
-            let dir = if dir.as_str().is_empty() {
+            let relative_dir = dir;
+            let dir = if relative_dir.as_str().is_empty() {
                 dest.clone()
             } else {
-                dest.join(dir)
+                names::join(dest, relative_dir)
             };
             let temp = durable::stage(&dir, file, "--dest-dir")?;
             staged.push(temp.clone());
             flush.file(&temp);
-            let from = temp
-                .strip_prefix(dest)
-                .map_err(|_| anyhow!("--dest-dir: {temp} is not inside {dest}"))?;
+            // The temporary file's path relative to `dest` (its name in `relative_dir`), made
+            // as text: `strip_prefix` compares the paths component by component.
+            let name = temp.as_str().rsplit('/').next().unwrap_or_default();
+            let from = if relative_dir.as_str().is_empty() {
+                name.to_string()
+            } else {
+                format!("{relative_dir}/{name}")
+            };
             steps.push(Step::Rename {
-                from: from.to_string(),
+                from,
                 to: entry.path.to_string(),
             });
         }
@@ -263,13 +271,13 @@ fn emptied_folders(
         if keep.contains(&relative.as_str()) {
             continue;
         }
-        let dir = dest.join(relative);
+        let dir = names::join(dest, relative);
         let mut empty = true;
         for entry in
             std::fs::read_dir(&dir).with_context(|| format!("--dest-dir: listing {dir}"))?
         {
             let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;
-            let child = relative.join(entry.file_name().to_string_lossy().as_ref());
+            let child = names::join(relative, entry.file_name().to_string_lossy().as_ref());
             if !removed.contains(child.as_path()) && !emptied.contains(&child) {
                 empty = false;
                 break;

@@ -63,16 +63,19 @@ impl Flush {
         // One syncfs per filesystem: a folder of the tree may be a mount point of its own.
         let mut devices = BTreeSet::new();
         for dir in &self.dirs {
-            let handle = match std::fs::File::open(dir) {
-                Ok(handle) => handle,
+            // The device first (one stat), and a handle only for a filesystem not flushed yet.
+            let meta = match std::fs::metadata(dir) {
+                Ok(meta) => meta,
                 // Removed since (an emptied folder): nothing of it left to flush.
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(err) => bail!("{what}: opening {dir} to flush it: {err}"),
+                Err(err) => bail!("{what}: flushing {dir}: {err}"),
             };
-            let meta = handle
-                .metadata()
-                .with_context(|| format!("{what}: flushing {dir}"))?;
-            if devices.insert(meta.dev()) {
+            if !devices.contains(&meta.dev()) {
+                let handle = match std::fs::File::open(dir) {
+                    Ok(handle) => handle,
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(err) => bail!("{what}: opening {dir} to flush it: {err}"),
+                };
                 match rustix::fs::syncfs(&handle) {
                     Ok(()) => {}
                     // A filesystem without syncfs, or a seccomp profile that forbids it.
@@ -84,6 +87,7 @@ impl Flush {
                     ) => return self.sync_each(what),
                     Err(err) => bail!("{what}: flushing the filesystem of {dir}: {err}"),
                 }
+                devices.insert(meta.dev());
             }
         }
         Ok(())
@@ -121,23 +125,44 @@ fn parent_of(path: &Utf8Path) -> Option<&Utf8Path> {
 /// `file.mode`) and returns its path; the file is not flushed (see [`Flush`]). On error nothing
 /// is left behind.
 pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathBuf> {
-    let mut temp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .rand_bytes(RANDOM_LEN)
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX).rand_bytes(RANDOM_LEN);
+    // Created with its mode when the umask leaves that mode whole (022 leaves 0644 and 0600
+    // whole), which saves a chmod per file; otherwise (umask 077 and a 0644 file) set after.
+    let exact = umask().is_some_and(|mask| file.mode & mask == 0);
+    if exact {
+        builder.permissions(std::fs::Permissions::from_mode(file.mode));
+    }
+    let mut temp = builder
         .tempfile_in(dir)
         .with_context(|| format!("{what}: creating a temporary file in {dir}"))?;
     failpoint::hit("stage")?;
     temp.write_all(&file.bytes)
         .with_context(|| format!("{what}: writing a temporary file in {dir}"))?;
-    temp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(file.mode))
-        .with_context(|| format!("{what}: setting the mode of a temporary file in {dir}"))?;
+    if !exact {
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(file.mode))
+            .with_context(|| format!("{what}: setting the mode of a temporary file in {dir}"))?;
+    }
     let path = temp
         .into_temp_path()
         .keep()
         .map_err(|err| anyhow!("{what}: keeping a temporary file in {dir}: {}", err.error))?;
     Utf8PathBuf::from_path_buf(path)
         .map_err(|path| anyhow!("{what}: {} is not UTF-8", path.display()))
+}
+
+/// The process's umask, read once from `/proc/self/status` (Linux 4.7 and later); None where
+/// it cannot be read, and then every file's mode is set after it is created. Setting the
+/// umask to read it would change it for a moment for every thread (`matrix` writes from
+/// several), so it is only read.
+fn umask() -> Option<u32> {
+    static UMASK: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
+        u32::from_str_radix(line.trim(), 8).ok()
+    })
 }
 
 /// Replaces one file atomically and durably: `file` is written to a temporary file beside
@@ -222,7 +247,7 @@ fn remove_stray_single_files(dir: &Utf8Path) {
             && is_single_temporary(name)
             && entry.file_type().is_ok_and(|t| t.is_file())
         {
-            let _ = remove_if_abandoned(&dir.join(name));
+            let _ = remove_if_abandoned(&super::names::join(dir, name));
         }
     }
 }

@@ -63,7 +63,7 @@ impl Journal {
 
     /// The files whose step is still to take (for `--check` after a crash).
     pub(super) fn unfinished(&self, dest: &Utf8Path) -> Vec<Utf8PathBuf> {
-        let exists = |p: &str| std::fs::symlink_metadata(dest.join(p)).is_ok();
+        let exists = |p: &str| std::fs::symlink_metadata(names::join(dest, p)).is_ok();
         let mut out: Vec<Utf8PathBuf> = self
             .steps
             .iter()
@@ -80,7 +80,7 @@ impl Journal {
 
 /// Reads the journal of `dest`, if there is one.
 pub(super) fn read(dest: &Utf8Path) -> Result<Option<Journal>> {
-    let path = dest.join(names::JOURNAL);
+    let path = names::join(dest, names::JOURNAL);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(err) if super::plan::missing(&err) => return Ok(None),
@@ -143,7 +143,7 @@ pub(super) fn commit(dest: &Utf8Path, journal: &Journal, flush: &mut Flush) -> R
         flush.file(&temp);
         flush.commit("--dest-dir")?;
         failpoint::hit("journal")?;
-        let target = dest.join(names::JOURNAL);
+        let target = names::join(dest, names::JOURNAL);
         std::fs::rename(&temp, &target)
             .with_context(|| format!("--dest-dir: writing the journal {target}"))
     })();
@@ -162,24 +162,26 @@ pub(super) fn finish(dest: &Utf8Path, journal: &Journal) -> Result<()> {
     // and lose the journal that explains it.
     durable::sync_dir(dest).with_context(|| format!("--dest-dir: flushing {dest}"))?;
     let mut flush = Flush::default();
+    let mut checked = Vec::new();
     for step in &journal.steps {
         failpoint::hit("step")?;
-        take(dest, step, &mut flush)?;
+        take(dest, step, &mut flush, &mut checked)?;
     }
     flush.commit("--dest-dir")?;
     failpoint::hit("unjournal")?;
     // Not flushed: a journal that reappears after a power cut only repeats finished steps, and
     // the next update's first flush makes this removal durable before it commits.
-    let path = dest.join(names::JOURNAL);
+    let path = names::join(dest, names::JOURNAL);
     std::fs::remove_file(&path).with_context(|| format!("--dest-dir: removing {path}"))
 }
 
-fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush) -> Result<()> {
+/// Carries out one step; `checked` holds the folders [`refuse_links`] found to be real folders.
+fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<String>) -> Result<()> {
     let parent_of = |path: &Utf8Path| path.parent().map_or_else(|| dest.to_owned(), Into::into);
     match step {
         Step::Mkdir { path, mode } => {
-            let dir = dest.join(path);
-            refuse_links(dest, path)?;
+            let dir = names::join(dest, path);
+            refuse_links(dest, path, checked)?;
             let mut builder = std::fs::DirBuilder::new();
             builder.mode(mode.unwrap_or(0o777));
             match builder.create(&dir) {
@@ -199,9 +201,9 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush) -> Result<()> {
             flush.dir(&parent_of(&dir));
         }
         Step::Rename { from, to } => {
-            refuse_links(dest, from)?;
-            refuse_links(dest, to)?;
-            let (from, to) = (dest.join(from), dest.join(to));
+            refuse_links(dest, from, checked)?;
+            refuse_links(dest, to, checked)?;
+            let (from, to) = (names::join(dest, from), names::join(dest, to));
             match std::fs::rename(&from, &to) {
                 Ok(()) => {}
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound && !from.exists() => {}
@@ -211,8 +213,8 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush) -> Result<()> {
             flush.dir(&parent_of(&to));
         }
         Step::Remove { path } => {
-            refuse_links(dest, path)?;
-            let file = dest.join(path);
+            refuse_links(dest, path, checked)?;
+            let file = names::join(dest, path);
             match std::fs::remove_file(&file) {
                 Ok(()) => {}
                 Err(err) if super::plan::missing(&err) => {}
@@ -221,8 +223,8 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush) -> Result<()> {
             flush.dir(&parent_of(&file));
         }
         Step::Rmdir { path } => {
-            refuse_links(dest, path)?;
-            let dir = dest.join(path);
+            refuse_links(dest, path, checked)?;
+            let dir = names::join(dest, path);
             if let Err(err) = std::fs::remove_dir(&dir) {
                 // Gone (done already), or not empty: something appeared in it since the plan,
                 // and keeping a folder loses nothing.
@@ -240,7 +242,7 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush) -> Result<()> {
 
 /// Refuses a step whose folders inside `dest` include a symbolic link: one planted after the
 /// plan was made must not send a file elsewhere.
-fn refuse_links(dest: &Utf8Path, relative: &str) -> Result<()> {
+fn refuse_links(dest: &Utf8Path, relative: &str, checked: &mut Vec<String>) -> Result<()> {
     let mut dir = dest.to_owned();
     let parents = Utf8Path::new(relative)
         .parent()
@@ -248,10 +250,17 @@ fn refuse_links(dest: &Utf8Path, relative: &str) -> Result<()> {
         .flat_map(Utf8Path::components);
     for component in parents {
         dir.push(component);
-        if let Ok(meta) = std::fs::symlink_metadata(&dir)
-            && meta.file_type().is_symlink()
-        {
-            bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it");
+        // Each folder once per update: the steps of one folder (a dozen renames into
+        // manifests/) would otherwise look at it a dozen times.
+        if checked.iter().any(|c| c == dir.as_str()) {
+            continue;
+        }
+        match std::fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
+            }
+            Ok(meta) if meta.is_dir() => checked.push(dir.to_string()),
+            _ => {}
         }
     }
     Ok(())

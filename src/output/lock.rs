@@ -37,7 +37,7 @@ pub(super) struct DirLock {
 impl DirLock {
     /// Takes the exclusive lock of `dest`, creating the lock file if needed.
     pub(super) fn exclusive(dest: &Utf8Path) -> Result<Self> {
-        let path = dest.join(names::LOCK);
+        let path = names::join(dest, names::LOCK);
         let timeout = timeout()?;
         let mut options = std::fs::OpenOptions::new();
         options.read(true).write(true).create(true).mode(0o644);
@@ -69,7 +69,7 @@ impl DirLock {
     /// Takes a shared lock of `dest` when it has a lock file, without creating or writing
     /// anything; None when there is no lock file (no render ever ran there with a lock).
     pub(super) fn shared_if_present(dest: &Utf8Path) -> Result<Option<Self>> {
-        let path = dest.join(names::LOCK);
+        let path = names::join(dest, names::LOCK);
         let file = match std::fs::File::open(&path) {
             Ok(file) => file,
             Err(err) if super::plan::missing(&err) => return Ok(None),

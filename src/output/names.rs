@@ -4,6 +4,26 @@
 //! one. Recovery removes only files whose names [`is_temporary`] recognises (and of those made by
 //! a single-file write, only the ones no live writer holds).
 
+use camino::{Utf8Path, Utf8PathBuf};
+
+/// `dir/relative`: what `dir.join(relative)` gives, as text. `Path::join` parses both paths
+/// into components first, about a thousand instructions a join, and an update joins a few
+/// hundred times (callgrind, Azure render: a thirtieth of it). An absolute `relative` (which
+/// no render path or journal step is) still goes to `join`, which replaces `dir` with it.
+pub fn join(dir: &Utf8Path, relative: impl AsRef<str>) -> Utf8PathBuf {
+    let (dir, relative) = (dir.as_str(), relative.as_ref());
+    if relative.starts_with('/') {
+        return Utf8Path::new(dir).join(relative);
+    }
+    let mut out = String::with_capacity(dir.len() + 1 + relative.len());
+    out.push_str(dir);
+    if !dir.is_empty() && !dir.ends_with('/') {
+        out.push('/');
+    }
+    out.push_str(relative);
+    out.into()
+}
+
 /// The lock file in `--dest-dir`: runs on one directory take turns on it (see
 /// `lock.rs`). Empty, except for the pid of a render while that render holds it.
 pub const LOCK: &str = ".ccm-render.lock";
@@ -49,6 +69,24 @@ fn random_part(random: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn join_gives_what_path_join_gives() {
+        for (dir, relative) in [
+            ("out", "manifests/a.yaml"),
+            ("out/", "a"),
+            ("", "a"),
+            ("/", "a"),
+            ("out", ""),
+            ("out", "/abs"),
+            ("./o", "./x/../y"),
+        ] {
+            assert_eq!(
+                join(Utf8Path::new(dir), relative),
+                Utf8Path::new(dir).join(relative)
+            );
+        }
+    }
 
     #[test]
     fn only_our_temporary_names_are_recognised() {

@@ -111,21 +111,69 @@ pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
 
 /// [`plan`] without the lock: the caller holds it, or `dest` has no lock file.
 pub(super) fn compare(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
+    if holds_nothing(dest)? {
+        return Ok(everything_new(tree));
+    }
+    compare_each(tree, dest, prune)
+}
+
+/// Whether `dest` is missing or holds nothing but the lock file: bootkube's first render, a
+/// fresh directory. Then there is nothing to compare, repair or prune, and one listing
+/// replaces looking for every file and folder in turn (two dozen system calls a render).
+fn holds_nothing(dest: &Utf8Path) -> Result<bool> {
+    let entries = match std::fs::read_dir(dest) {
+        Ok(entries) => entries,
+        Err(err) if missing(&err) => return Ok(true),
+        Err(err) => bail!("--dest-dir {dest}: {err}"),
+    };
+    for entry in entries {
+        let entry = entry.with_context(|| format!("--dest-dir: listing {dest}"))?;
+        if entry.file_name() != names::LOCK {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The plan for a `dest` that [`holds_nothing`]: every folder to create, every file added.
+fn everything_new(tree: &Tree) -> Plan {
+    Plan {
+        folders: tree.folders(),
+        missing_folders: tree.folders().into_iter().map(Into::into).collect(),
+        entries: tree
+            .files
+            .iter()
+            .map(|(path, file)| Entry {
+                path: path.clone(),
+                change: Change::Added,
+                old: None,
+                new: Some(file.clone()),
+            })
+            .collect(),
+        ..Plan::default()
+    }
+}
+
+/// [`compare`], file by file.
+pub(super) fn compare_each(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
     let mut plan = Plan {
         folders: tree.folders(),
         leftovers: super::recover::inspect(dest)?,
         ..Plan::default()
     };
     for folder in tree.folders() {
-        if !probe_dir(&dest.join(folder))? {
+        if !probe_dir(&names::join(dest, folder))? {
             plan.missing_folders.push(folder.into());
         }
     }
+    // Each folder once (a tree has a few folders and a few dozen files).
+    let mut probed: Vec<&Utf8Path> = Vec::new();
     for (relative, file) in &tree.files {
-        let path = dest.join(relative);
+        let path = names::join(dest, relative);
         let mut parent = relative.parent();
-        while let Some(dir) = parent.filter(|d| !d.as_str().is_empty()) {
-            probe_dir(&dest.join(dir))?;
+        while let Some(dir) = parent.filter(|d| !d.as_str().is_empty() && !probed.contains(d)) {
+            probe_dir(&names::join(dest, dir))?;
+            probed.push(dir);
             parent = dir.parent();
         }
         let old = read_existing(&path)?;
@@ -145,7 +193,7 @@ pub(super) fn compare(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan>
     plan.left = stale.links;
     if prune {
         for relative in stale.files {
-            let old = read_existing(&dest.join(&relative))?;
+            let old = read_existing(&names::join(dest, &relative))?;
             plan.entries.push(Entry {
                 path: relative,
                 change: Change::Removed,
@@ -201,7 +249,7 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
     };
     let mut stack: Vec<Utf8PathBuf> = PRUNABLE.iter().map(Utf8PathBuf::from).collect();
     while let Some(relative) = stack.pop() {
-        let dir = dest.join(&relative);
+        let dir = names::join(dest, &relative);
         let meta = match std::fs::symlink_metadata(&dir) {
             Ok(meta) => meta,
             Err(err) if missing(&err) => continue,
@@ -223,17 +271,17 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
                 // The render never writes such a name; leave it, named as well as it can be.
                 stale
                     .links
-                    .push(relative.join(name.to_string_lossy().as_ref()));
+                    .push(names::join(&relative, name.to_string_lossy().as_ref()));
                 continue;
             };
             if names::is_temporary(name) {
                 // A crashed run's temporary file: repair's business (Leftovers), not prune's.
                 continue;
             }
-            let child = relative.join(name);
+            let child = names::join(&relative, name);
             let kind = entry
                 .file_type()
-                .with_context(|| format!("--dest-dir: reading {}", dest.join(&child)))?;
+                .with_context(|| format!("--dest-dir: reading {}", names::join(dest, &child)))?;
             if kind.is_symlink() {
                 stale.links.push(child);
             } else if kind.is_dir() {

@@ -40,6 +40,11 @@ impl Leftovers {
 
 /// What [`recover`] would do to `dest`, found without writing.
 pub(super) fn inspect(dest: &Utf8Path) -> Result<Leftovers> {
+    inspect_with_journal(dest).map(|(found, _)| found)
+}
+
+/// [`inspect`], and the journal it read.
+fn inspect_with_journal(dest: &Utf8Path) -> Result<(Leftovers, Option<journal::Journal>)> {
     let journal = journal::read(dest)?;
     let referenced: BTreeSet<&str> = journal
         .iter()
@@ -52,33 +57,34 @@ pub(super) fn inspect(dest: &Utf8Path) -> Result<Leftovers> {
         }
         // A single-file write in progress (an Ignition config written into --dest-dir by
         // another process) is not a leftover.
-        if is_single(&path) && !durable::is_abandoned(&dest.join(&path)).unwrap_or(false) {
+        if is_single(&path) && !durable::is_abandoned(&names::join(dest, &path)).unwrap_or(false) {
             continue;
         }
         temporary.push(path);
     }
-    Ok(Leftovers {
+    let found = Leftovers {
         unfinished: journal
             .as_ref()
             .map(|j| j.unfinished(dest))
             .unwrap_or_default(),
-        journal: journal.map(|_| names::JOURNAL.into()),
+        journal: journal.as_ref().map(|_| names::JOURNAL.into()),
         temporary,
-    })
+    };
+    Ok((found, journal))
 }
 
 /// Completes an interrupted update and removes stray temporary files; returns what it found.
 /// The caller holds the lock for writing.
 pub(super) fn recover(dest: &Utf8Path) -> Result<Leftovers> {
-    let found = inspect(dest)?;
-    if let Some(journal) = journal::read(dest)? {
+    let (found, journal) = inspect_with_journal(dest)?;
+    if let Some(journal) = journal {
         journal::finish(dest, &journal).with_context(|| {
             format!("--dest-dir {dest}: completing an update interrupted by a crash")
         })?;
     }
     // Not flushed: if a power cut brings one back, the next run removes it again.
     for relative in &found.temporary {
-        let path = dest.join(relative);
+        let path = names::join(dest, relative);
         let removed = if is_single(relative) {
             durable::remove_if_abandoned(&path).map(|_| ())
         } else {
@@ -107,7 +113,7 @@ fn temporary_files(dest: &Utf8Path) -> Result<Vec<Utf8PathBuf>> {
         let dir = if relative.as_str().is_empty() {
             dest.to_owned()
         } else {
-            dest.join(&relative)
+            names::join(dest, &relative)
         };
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
@@ -122,7 +128,7 @@ fn temporary_files(dest: &Utf8Path) -> Result<Vec<Utf8PathBuf>> {
             let kind = entry
                 .file_type()
                 .with_context(|| format!("--dest-dir: reading {dir}/{name}"))?;
-            let child = relative.join(&name);
+            let child = names::join(&relative, &name);
             if kind.is_file() && names::is_temporary(&name) {
                 found.push(child);
             } else if kind.is_dir()

@@ -512,3 +512,36 @@ fn renders_racing_into_a_missing_directory_all_succeed_one_at_a_time() {
     };
     assert!(last == fresh(&a) || last == fresh(&b), "not one render");
 }
+
+#[test]
+fn a_missing_or_empty_dest_is_planned_alike_by_the_shortcut_and_file_by_file() {
+    let (a, b) = two_trees();
+    for tree in [&a, &b, &sample_tree()] {
+        for prune in [false, true] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let dest = utf8(&dir).join("out");
+            let each = plan::compare_each(tree, &dest, prune).expect("plans");
+            assert_eq!(
+                plan::compare(tree, &dest, prune).expect("plans"),
+                each,
+                "missing"
+            );
+            std::fs::create_dir(&dest).expect("mkdir");
+            std::fs::write(dest.join(names::LOCK), "").expect("lock file");
+            let each = plan::compare_each(tree, &dest, prune).expect("plans");
+            assert_eq!(
+                plan::compare(tree, &dest, prune).expect("plans"),
+                each,
+                "empty"
+            );
+            // Anything else in it, and the plan is made file by file.
+            std::fs::write(dest.join("README"), "x").expect("write");
+            let each = plan::compare_each(tree, &dest, prune).expect("plans");
+            assert_eq!(
+                plan::compare(tree, &dest, prune).expect("plans"),
+                each,
+                "not empty"
+            );
+        }
+    }
+}

@@ -98,7 +98,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
     ] {
         for (name, object) in file_names(objects)? {
             let text = crate::yaml::to_string(object)?;
-            let path = Utf8PathBuf::from(folder).join(name);
+            let path = super::names::join(camino::Utf8Path::new(folder), name);
             refs.push((path.clone(), ObjectRef::of(object)));
             // A Secret manifest (OCI's cloud-provider.yaml) can hold a cloud key: owner-only,
             // like config/cloud.conf.
@@ -118,7 +118,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
     }
     for (name, text) in &rendered.config_files {
         files.push((
-            Utf8PathBuf::from("config").join(name),
+            super::names::join(camino::Utf8Path::new("config"), name),
             File {
                 bytes: text.clone().into_bytes(),
                 mode: PRIVATE_MODE,
@@ -128,7 +128,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
     if let Some(secret_files) = &rendered.secret_files {
         for (name, value) in secret_files {
             files.push((
-                Utf8PathBuf::from(SECRETS).join(name),
+                super::names::join(camino::Utf8Path::new(SECRETS), name),
                 File {
                     bytes: value.bytes().to_vec(),
                     mode: PRIVATE_MODE,
@@ -192,6 +192,17 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
 }
 
 fn sanitize(stem: &str) -> String {
+    if stem.is_ascii() {
+        // Byte by byte: the same result, without decoding and encoding each character.
+        let bytes = stem
+            .bytes()
+            .map(|b| match b.to_ascii_lowercase() {
+                b @ (b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-') => b,
+                _ => b'_',
+            })
+            .collect();
+        return String::from_utf8(bytes).unwrap_or_default();
+    }
     stem.chars()
         .map(|c| match c.to_ascii_lowercase() {
             c @ ('a'..='z' | '0'..='9' | '.' | '-') => c,

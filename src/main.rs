@@ -1,6 +1,11 @@
 //! The `ccm-render` binary: parse the command line, run, map the result to an exit status.
 use std::process::ExitCode;
 
+// The musl build's allocator (Cargo.toml says why); other builds keep the system allocator.
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.
     let cli = ccm_render::cli::Cli::from_env();

@@ -56,15 +56,17 @@ pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
 }
 
 /// One JSON object read by serde_json, or None when the YAML parser must decide: the text is
-/// not a JSON object, it holds a backslash (JSON and YAML escapes differ: `\u` surrogate
-/// pairs), a tab, a float (its spelling and range rules differ), a repeated key, or nests
-/// deeper than [`MAX_DEPTH`]. What it returns, the YAML parser returns too (a property test
-/// and the `yaml_documents` fuzz target hold it to that).
+/// not a JSON object, it holds anything but printable ASCII and line breaks (YAML refuses some
+/// characters JSON takes) or a backslash (JSON and YAML escapes differ: `\\u` surrogate
+/// pairs), a float (its spelling and range rules differ), a repeated key, or it nests deeper
+/// than [`MAX_DEPTH`]. What it returns, the YAML parser returns too (a property test and the
+/// `yaml_documents` fuzz target hold it to that).
 pub fn json_document(text: &str) -> Option<serde_json::Value> {
     use serde::de::DeserializeSeed as _;
-    if !text.trim_start_matches([' ', '\n', '\r']).starts_with('{')
-        || text.bytes().any(|b| b == b'\\' || b == b'\t')
-    {
+    // YAML refuses DEL, C1 controls and U+FFFE, which JSON takes as they are (found by
+    // comparing the two readers); other text gains nothing from the shortcut.
+    let plain = |b: u8| matches!(b, b' '..=b'~' | b'\n' | b'\r') && b != b'\\';
+    if !text.trim_start_matches([' ', '\n', '\r']).starts_with('{') || !text.bytes().all(plain) {
         return None;
     }
     let mut reader = serde_json::Deserializer::from_str(text);
@@ -562,6 +564,10 @@ mod tests {
             r#"{"a": 1.5}"#,
             r#"{"a": "\u00e9"}"#,
             "{\"a\":\t1}",
+            "{\"a\":\"x\u{7f}y\"}",
+            "{\"a\":\"x\u{9f}y\"}",
+            "{\"a\":\"\u{fffe}\"}",
+            "{\"a\":\"caf\u{e9}\"}",
             r#"["a"]"#,
             r#"{"a": 1} x"#,
         ] {

@@ -45,12 +45,15 @@ fn read_options() -> serde_saphyr::Options {
 /// ends with `---`).
 ///
 /// A plain JSON object (what `images.json` and tools' `-o json` output are) is read by
-/// serde_json, about ten times faster per byte than the YAML parser; anything the JSON reader
-/// is not sure to read exactly as the YAML parser would (see [`json_document`]) goes to the
-/// YAML parser, which also words every error.
+/// serde_json, about ten times faster per byte than the YAML parser, and YAML of the common
+/// shape straight from the parser's events ([`events`]); anything either is not sure to read
+/// exactly as serde-saphyr would goes to serde-saphyr, which also words every error.
 pub fn documents(text: &str) -> Result<Vec<serde_json::Value>> {
-    match json_document(text) {
-        Some(doc) => Ok(vec![doc]),
+    if let Some(doc) = json_document(text) {
+        return Ok(vec![doc]);
+    }
+    match events::documents(text) {
+        Some(docs) => Ok(docs),
         None => documents_by_yaml_parser(text),
     }
 }
@@ -77,7 +80,140 @@ pub fn json_document(text: &str) -> Option<serde_json::Value> {
     Some(doc)
 }
 
-/// [`documents`] without the JSON shortcut: what the YAML parser reads.
+/// Reading YAML of the common shape of an input straight from the parser's events: block and
+/// flow collections of plain and quoted scalars, without anchors, aliases, tags, directives or
+/// merge keys. serde-saphyr runs the same parser but goes through serde for every node (with a
+/// key fingerprint for repeated keys and a look at the visitor's type name), which made reading
+/// four small input files a fifth of a render, and a third of a vSphere one (callgrind).
+///
+/// A scalar is resolved here only when its value is certain: quoted and block scalars are
+/// strings; plain `null`, `~` and an empty value are null, `true` and `false` booleans,
+/// decimal integers that fit in 64 bits numbers, and words that start with a letter or `/`
+/// (or a `-` flag, or an address such as `10.0.0.0/16`) and that no number or YAML 1.1 reading
+/// could take for anything else are strings. Anything else (floats, octal, `Yes`, a repeated
+/// key, deep nesting, a large input) returns None and is read by serde-saphyr; what this
+/// returns, serde-saphyr returns too (a property test and the `yaml_documents` fuzz target
+/// hold it to that).
+pub mod events {
+    use granit_parser::{Event, Parser, ScalarStyle};
+    use serde_json::{Map, Value};
+
+    /// Larger inputs go to serde-saphyr, whose budgets bound them.
+    const MAX_BYTES: usize = 256 * 1024;
+
+    enum Open {
+        List(Vec<Value>),
+        Map(Map<String, Value>, Option<String>),
+    }
+
+    /// The documents of `text` (empty and null ones skipped), or None.
+    pub fn documents(text: &str) -> Option<Vec<Value>> {
+        if text.len() > MAX_BYTES {
+            return None;
+        }
+        let mut parser = Parser::new_from_str(text);
+        let mut docs = Vec::new();
+        let mut open: Vec<Open> = Vec::new();
+        loop {
+            let (event, _) = parser.next_event()?.ok()?;
+            let node = match event {
+                Event::StreamStart | Event::DocumentEnd => continue,
+                Event::StreamEnd => break,
+                Event::DocumentStart(_, None) => {
+                    if docs.len() >= super::MAX_DOCUMENTS {
+                        return None;
+                    }
+                    continue;
+                }
+                Event::Scalar(value, style, 0, None) => scalar(&value, style)?,
+                Event::SequenceStart(_, 0, None) | Event::MappingStart(_, 0, None) => {
+                    if open.len() >= super::MAX_DEPTH {
+                        return None;
+                    }
+                    // A collection as a key is not a string key.
+                    if let Some(Open::Map(_, None)) = open.last() {
+                        return None;
+                    }
+                    open.push(if matches!(event, Event::SequenceStart(..)) {
+                        Open::List(Vec::new())
+                    } else {
+                        Open::Map(Map::new(), None)
+                    });
+                    continue;
+                }
+                Event::SequenceEnd => match open.pop()? {
+                    Open::List(list) => Value::Array(list),
+                    Open::Map(..) => return None,
+                },
+                Event::MappingEnd => match open.pop()? {
+                    Open::Map(map, None) => Value::Object(map),
+                    _ => return None,
+                },
+                // Anchors, aliases, tags and directives.
+                _ => return None,
+            };
+            match open.last_mut() {
+                None => {
+                    if !node.is_null() {
+                        docs.push(node);
+                    }
+                }
+                Some(Open::List(list)) => list.push(node),
+                Some(Open::Map(map, key)) => match key.take() {
+                    Some(key) => {
+                        if map.insert(key, node).is_some() {
+                            return None;
+                        }
+                    }
+                    // Keys are strings, and never `<<` (a merge key).
+                    None => match node {
+                        Value::String(text) if text != "<<" => *key = Some(text),
+                        _ => return None,
+                    },
+                },
+            }
+        }
+        open.is_empty().then_some(docs)
+    }
+
+    /// A scalar's value when it is certain (see the module comment).
+    fn scalar(text: &str, style: ScalarStyle) -> Option<Value> {
+        if style != ScalarStyle::Plain {
+            return Some(Value::String(text.to_owned()));
+        }
+        match text {
+            "" | "null" | "~" => return Some(Value::Null),
+            "true" => return Some(Value::Bool(true)),
+            "false" => return Some(Value::Bool(false)),
+            _ => {}
+        }
+        let bytes = text.as_bytes();
+        let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+        if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+            // Decimal, no leading zero (`0755` is octal to YAML 1.1), no `-0`.
+            if digits[0] == b'0' && (digits.len() > 1 || bytes.len() > 1) {
+                return None;
+            }
+            return text.parse::<i64>().ok().map(Value::from);
+        }
+        let first = bytes[0];
+        let word = first.is_ascii_alphabetic() || first == b'/';
+        let flag = first == b'-'
+            && bytes
+                .get(1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-');
+        let address = first.is_ascii_digit()
+            && (bytes.contains(&b'/') || text.matches('.').nth(1).is_some())
+            && !bytes.contains(&b':');
+        let reserved = text.parse::<f64>().is_ok()
+            || super::emit::is_yaml_1_1_word(text.trim_start_matches('-'))
+            || text.eq_ignore_ascii_case(".inf")
+            || text.eq_ignore_ascii_case(".nan");
+        ((word || flag || address) && !reserved).then(|| Value::String(text.to_owned()))
+    }
+}
+
+/// [`documents`] without the shortcuts: what serde-saphyr reads.
 pub fn documents_by_yaml_parser(text: &str) -> Result<Vec<serde_json::Value>> {
     let docs: Vec<Option<serde_json::Value>> =
         serde_saphyr::from_multiple_with_options(text, read_options())
@@ -492,7 +628,7 @@ mod emit {
 
     /// A boolean, null or special float word of YAML 1.1 (or 1.2), in any case: serde-saphyr
     /// quotes them so that no reader takes them for anything but a string.
-    fn is_yaml_1_1_word(text: &str) -> bool {
+    pub fn is_yaml_1_1_word(text: &str) -> bool {
         // The words are at most five letters long.
         text.len() <= 5
             && [
@@ -610,6 +746,96 @@ mod tests {
         assert!(json_document(&deep).is_none());
         let err = documents(r#"{"a": 1, "a": 2}"#).expect_err("a repeated key");
         assert!(err.to_string().contains("duplicate key"), "{err}");
+    }
+
+    #[test]
+    fn yaml_the_event_reader_might_read_differently_goes_to_serde_saphyr() {
+        let read = events::documents(
+            "a: 1\nb: [x, 'y', \"z\"]\nc:\n  - /p\n  - -v\n  - 10.0.0.0/16\nd: ~\n",
+        );
+        assert_eq!(
+            read,
+            Some(vec![
+                serde_json::json!({"a": 1, "b": ["x", "y", "z"], "c": ["/p", "-v", "10.0.0.0/16"], "d": null})
+            ])
+        );
+        for declined in [
+            "a: &x 1\nb: *x\n",
+            "a: !!str 1\n",
+            "%YAML 1.2\n---\na: 1\n",
+            "<<: {a: 1}\n",
+            "a: 1.5\n",
+            "a: 0755\n",
+            "a: -0\n",
+            "a: Yes\n",
+            "a: True\n",
+            "a: .inf\n",
+            "a: infinity\n",
+            "a: 12:30\n",
+            "a: 99999999999999999999\n",
+            "1: a\n",
+            "? [a]\n: b\n",
+            "a: 1\na: 2\n",
+            "a: [1, 2\n",
+        ] {
+            assert_eq!(events::documents(declined), None, "{declined}");
+        }
+        let deep = format!(
+            "{}1{}",
+            "[".repeat(MAX_DEPTH + 1),
+            "]".repeat(MAX_DEPTH + 1)
+        );
+        assert_eq!(events::documents(&deep), None);
+        let err = documents("a: 1\na: 2\n").expect_err("a repeated key");
+        assert!(err.to_string().contains("duplicate key"), "{err}");
+    }
+
+    /// Every YAML file under testdata/ reads alike both ways; the inputs of the conformance
+    /// cases (what bootkube hands over) all take the event reader.
+    #[test]
+    fn testdata_reads_alike_from_events_and_through_serde_saphyr() {
+        let mut stack = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata")];
+        let mut read = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("lists") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "yaml" && e != "yml") {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let fast = events::documents(&text);
+                if let Some(fast) = &fast {
+                    assert_eq!(
+                        Some(fast),
+                        documents_by_yaml_parser(&text).ok().as_ref(),
+                        "{}",
+                        path.display()
+                    );
+                    read += 1;
+                }
+                let conformance_input = path.components().any(|c| c.as_os_str() == "conformance")
+                    && !path.components().any(|c| c.as_os_str() == "expected")
+                    && [
+                        "infrastructure.yaml",
+                        "network.yaml",
+                        "cloud-provider-config.yaml",
+                    ]
+                    .iter()
+                    .any(|name| path.ends_with(name));
+                assert!(
+                    !conformance_input || fast.is_some(),
+                    "{} takes the slow path",
+                    path.display()
+                );
+            }
+        }
+        assert!(read > 100, "only {read} files took the event reader");
     }
 
     #[test]
@@ -810,6 +1036,41 @@ mod tests {
                 proptest::prop_assert_eq!(Some(vec![fast]), by_yaml.clone());
             }
             proptest::prop_assert_eq!(documents(&text).ok(), by_yaml);
+        }
+
+        /// What the event reader reads, serde-saphyr reads the same, for documents written
+        /// by the writer (block style) and as JSON (flow style), and for YAML made of random
+        /// lines of tricky scalars.
+        #[test]
+        fn yaml_read_from_events_reads_as_serde_saphyr_reads_it(
+            value in json_value(),
+            lines in proptest::collection::vec(
+                (
+                    "[a-z<]{1,3}",
+                    proptest::sample::select(TRICKY),
+                    proptest::sample::select(&["", "  ", "- ", "  - "][..]),
+                ),
+                0..6,
+            ),
+        ) {
+            let doc = json!({ "k": value, "l": [value.clone()] });
+            let mut texts = vec![
+                to_string(&doc).expect("writes"),
+                serde_json::to_string(&doc).expect("writes"),
+                format!("---\n{}---\n", to_string(&doc).expect("writes")),
+            ];
+            let mut lined = String::new();
+            for (key, scalar, indent) in &lines {
+                for part in [*indent, key.as_str(), ": ", scalar, "\n"] {
+                    lined.push_str(part);
+                }
+            }
+            texts.push(lined);
+            for text in texts {
+                if let Some(fast) = events::documents(&text) {
+                    proptest::prop_assert_eq!(Some(fast), documents_by_yaml_parser(&text).ok(), "{}", text);
+                }
+            }
         }
 
         /// Every string the writer keeps plain, serde-saphyr keeps plain too.

@@ -1,7 +1,7 @@
 //! Every input's first step (and `--network`, which is read whole): a YAML/JSON stream into
 //! documents. Whatever parses must also survive the way out: written by `yaml::to_string` and
 //! read back, each document is the same value (strings such as `on`, `0755` or `~` stay strings).
-//! And what the JSON shortcut reads, the YAML parser reads the same.
+//! And what the JSON shortcut and the event reader read, serde-saphyr reads the same.
 #![no_main]
 
 mod common;
@@ -13,6 +13,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Some(fast) = ccm_render::yaml::json_document(text) {
         let by_yaml = ccm_render::yaml::documents_by_yaml_parser(text);
         assert_eq!(by_yaml.ok(), Some(vec![fast]), "{text:?}");
+    }
+    if let Some(fast) = ccm_render::yaml::events::documents(text) {
+        let by_yaml = ccm_render::yaml::documents_by_yaml_parser(text);
+        assert_eq!(by_yaml.ok(), Some(fast), "{text:?}");
     }
     let Some(docs) = common::check(ccm_render::yaml::documents(text)) else {
         return;

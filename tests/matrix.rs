@@ -273,20 +273,28 @@ fn acme_with_inputs(dir: &Path) -> PathBuf {
     providers
 }
 
+/// `matrix` into `dest` with the providers and inputs of [`acme_with_inputs`] under `dir`.
+fn acme_matrix(dir: &Path, providers: &Path, dest: &Path, extra: &[&str]) -> std::process::Output {
+    let inputs = dir.join("inputs");
+    let mut args = vec![
+        "matrix",
+        "--dest-dir",
+        s(dest),
+        "--provider-dir",
+        s(providers),
+        "--inputs",
+        s(&inputs),
+    ];
+    args.extend_from_slice(extra);
+    ccm_render(&args)
+}
+
 #[test]
 fn a_new_provider_renders_from_inputs_of_ones_own() {
     let dir = tempfile::tempdir().expect("tempdir");
     let providers = acme_with_inputs(dir.path());
     let dest = dir.path().join("m");
-    let out = ccm_render(&[
-        "matrix",
-        "--dest-dir",
-        s(&dest),
-        "--provider-dir",
-        s(&providers),
-        "--inputs",
-        s(&dir.path().join("inputs")),
-    ]);
+    let out = acme_matrix(dir.path(), &providers, &dest, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let tree = read_tree(&dest.join("acme/sno-noproxy-intermediate-default"));
     let deployment = tree
@@ -387,19 +395,12 @@ fn a_provider_dir_provider_is_rendered_only_for_the_releases_it_declares() {
     )
     .expect("write");
     let dest = dir.path().join("m");
-    let out = ccm_render(&[
-        "matrix",
-        "--dest-dir",
-        s(&dest),
-        "--provider-dir",
-        s(&providers),
-        "--inputs",
-        s(&dir.path().join("inputs")),
-        "--release",
-        "4.21",
-        "--release",
-        "4.22",
-    ]);
+    let out = acme_matrix(
+        dir.path(),
+        &providers,
+        &dest,
+        &["--release", "4.21", "--release", "4.22"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("provider acme is not rendered for 4.21"),

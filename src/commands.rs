@@ -212,13 +212,13 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
             &cfg.release.name,
         );
     }
-    // A render that changes nothing writes nothing, not even a lock file. Otherwise
-    // --dest-dir is created, locked and repaired (src/output/mod.rs), and planned again under
-    // the lock: that plan is what --output json reports.
+    // A render that changes nothing writes nothing, not even a lock file. A --dest-dir that
+    // does not exist is written whole further down. Otherwise it is locked and repaired
+    // (src/output/mod.rs), and planned again under the lock: that plan is what --output json
+    // reports.
     let (plan, dest) = match &args.dest_dir {
-        Some(dest_dir) if plan.has_changes() => {
-            let dest = crate::output::Dest::open(dest_dir)?;
-            note_repair(dest.path(), dest.repaired());
+        Some(dest_dir) if plan.has_changes() && !plan.new_dest => {
+            let dest = open_dest(dest_dir)?;
             (dest.plan(&tree, args.prune)?, Some(dest))
         }
         _ => (plan, None),
@@ -236,22 +236,13 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
         Some(target) => Some(target.write()?),
         None => None,
     };
-    let report = match &dest {
-        Some(dest) => {
-            let applied = dest.apply(&plan);
-            if applied.is_err()
-                && let (Some(target), Some(written)) = (&ignition, ignition_written)
-            {
-                target.restore(written);
-            }
-            Some(applied?)
-        }
-        None => args
-            .dest_dir
-            .is_some()
-            .then(|| crate::output::WriteReport::of(&plan)),
-    };
-    drop(dest);
+    let applied = write_tree(args, &tree, plan, dest);
+    if applied.is_err()
+        && let (Some(target), Some(written)) = (&ignition, ignition_written)
+    {
+        target.restore(written);
+    }
+    let (plan, report) = applied?;
     if args.output == OutputFormat::Json {
         let mut summary = crate::summary::render(
             &plan,
@@ -273,6 +264,43 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     );
     left_for_exit((cfg, rendered, tree, plan, report));
     Ok(ExitStatus::Success)
+}
+
+/// Opens --dest-dir for an update (creates, locks, repairs it) and says what it repaired.
+fn open_dest(dir: &camino::Utf8Path) -> Result<crate::output::Dest> {
+    let dest = crate::output::Dest::open(dir)?;
+    note_repair(dest.path(), dest.repaired());
+    Ok(dest)
+}
+
+/// Writes `tree` into --dest-dir as `plan` says: under the lock of `dest` when it is open; as
+/// a new directory, whole, when there was none (src/output/fresh.rs); or, when another run made
+/// it meanwhile, as an update under its lock planned again. Returns the plan carried out.
+fn write_tree(
+    args: &RenderArgs,
+    tree: &crate::output::Tree,
+    plan: crate::output::Plan,
+    dest: Option<crate::output::Dest>,
+) -> Result<(crate::output::Plan, Option<crate::output::WriteReport>)> {
+    let Some(dest_dir) = &args.dest_dir else {
+        return Ok((plan, None));
+    };
+    let (plan, dest) = match dest {
+        Some(dest) => (plan, dest),
+        None if !plan.has_changes() => {
+            let report = crate::output::WriteReport::of(&plan);
+            return Ok((plan, Some(report)));
+        }
+        None => {
+            if let Some(report) = crate::output::write_new(tree, dest_dir, &plan)? {
+                return Ok((plan, Some(report)));
+            }
+            let dest = open_dest(dest_dir)?;
+            (dest.plan(tree, args.prune)?, dest)
+        }
+    };
+    let report = dest.apply(&plan)?;
+    Ok((plan, Some(report)))
 }
 
 /// Leaves `value` to the operating system, which takes the whole heap back when the process

@@ -1,5 +1,6 @@
 //! Crashes, full disks and concurrent runs against the real binary (issue 15): after a SIGKILL
-//! at any instant the next run leaves `--dest-dir` exactly the old or the new render; renders
+//! at any instant the next run leaves `--dest-dir` exactly the old or the new render, and a
+//! directory being written new is missing or whole, never part of a render; renders
 //! racing into a new directory all succeed and leave one render; a run that cannot get the lock
 //! gives up naming the holder; a disk that fills mid-update leaves the old render.
 //! The step-by-step fault injection is in src/output/tests.rs.
@@ -162,6 +163,83 @@ fn sigkill_at_random_instants_never_leaves_a_mix_of_renders_or_stray_files() {
     );
 }
 
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("lists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn sigkill_while_writing_a_new_directory_leaves_it_missing_or_whole_and_the_next_run_cleans_up() {
+    let expected = expected_trees();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("out");
+    let start = Instant::now();
+    for _ in 0..3 {
+        let _ = std::fs::remove_dir_all(&dest);
+        assert!(run(&render_args(0, &dest)).status.success());
+    }
+    let span = u64::try_from((start.elapsed() / 3).as_micros()).expect("small");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock");
+    let seed = (now.as_secs() << 30) ^ u64::from(now.subsec_nanos()) | 1;
+    eprintln!("soak: seed {seed}, a run takes {span} us");
+    let mut rng = Rng(seed);
+    let (mut kills, mut missing, mut staged) = (0, 0, 0);
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while kills < 200 && Instant::now() < deadline {
+        let which = usize::try_from(rng.below(2)).expect("0 or 1");
+        let _ = std::fs::remove_dir_all(&dest);
+        let mut child = command(&render_args(which, &dest))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawns");
+        std::thread::sleep(Duration::from_micros(rng.below(span * 12 / 10)));
+        let _ = child.kill();
+        child.wait().expect("reaped");
+        kills += 1;
+        // Missing, or the whole render: never part of one.
+        if dest.exists() {
+            assert_eq!(
+                snapshot(&dest),
+                expected[which],
+                "seed {seed}, kill {kills}"
+            );
+        } else {
+            missing += 1;
+        }
+        // Beside it, at most the staging folder of the killed run.
+        let left: Vec<String> = names_in(dir.path())
+            .into_iter()
+            .filter(|name| name != "out")
+            .collect();
+        assert!(left.len() <= 1, "seed {seed}, kill {kills}: {left:?}");
+        staged += left.len();
+        // The next run writes the render and removes what the killed one left.
+        let other = 1 - which;
+        let out = run(&render_args(other, &dest));
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(
+            snapshot(&dest),
+            expected[other],
+            "seed {seed}, kill {kills}"
+        );
+        assert_eq!(names_in(dir.path()), ["out"], "seed {seed}, kill {kills}");
+    }
+    eprintln!("soak: {kills} kills, {missing} left no directory, {staged} a staging folder");
+    assert!(kills >= 40, "only {kills} kills in the time");
+    assert!(
+        staged > 0,
+        "no kill landed while a folder was staged (seed {seed})"
+    );
+}
+
 #[test]
 fn twenty_renders_racing_into_a_new_directory_all_succeed_and_leave_one_render() {
     let expected = expected_trees();
@@ -240,10 +318,11 @@ fn check_and_a_render_that_changes_nothing_never_create_or_lock_a_directory() {
     args.push("--check".into());
     assert_eq!(run(&args).status.code(), Some(1));
     assert!(!missing.exists());
-    // A directory rendered before the lock existed (or by another tool): no lock file made.
+    // A new directory is written whole, without a lock file (like one rendered before the
+    // lock existed, or by another tool), and --check makes none.
     let dest = dir.path().join("out");
     assert!(run(&render_args(0, &dest)).status.success());
-    std::fs::remove_file(dest.join(ccm_render::output::LOCK_FILE)).expect("rm");
+    assert!(!dest.join(ccm_render::output::LOCK_FILE).exists());
     let mut args = render_args(0, &dest);
     args.push("--check".into());
     assert_eq!(run(&args).status.code(), Some(0));

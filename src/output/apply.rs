@@ -77,6 +77,14 @@ impl Dest {
         check_dest(path)?;
         create_root(path)?;
         let lock = DirLock::exclusive(path)?;
+        // What a run killed while writing a new directory here left beside it.
+        if let Some(parent) = path.parent() {
+            super::fresh::remove_abandoned(if parent.as_str().is_empty() {
+                Utf8Path::new(".")
+            } else {
+                parent
+            });
+        }
         Self::repair(path, Some(lock))
     }
 
@@ -295,7 +303,7 @@ fn emptied_folders(
 /// Creates `--dest-dir` and its missing ancestors. The user named this path, so symbolic links
 /// on the way to it (and `--dest-dir` itself being one) are followed; below it, nothing is.
 /// Another run creating the same folders at the same time is no error.
-fn create_root(dir: &Utf8Path) -> Result<()> {
+pub(super) fn create_root(dir: &Utf8Path) -> Result<()> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => return Ok(()),
         Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
@@ -324,8 +332,17 @@ pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
 
 /// Writes a tree under `dest` and, with `prune`, removes the files under
 /// [`super::PRUNABLE`] that it does not produce (and the folders that empties, except the
-/// tree's own), as one update.
+/// tree's own), as one update. As `render` does: a tree that changes nothing writes nothing
+/// (not even the lock file), and a directory that does not exist yet is written whole
+/// (`fresh.rs`).
 pub fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
+    let planned = plan::plan(tree, dest, prune)?;
+    if !planned.has_changes() {
+        return Ok(WriteReport::of(&planned));
+    }
+    if let Some(report) = super::fresh::create(tree, dest, &planned)? {
+        return Ok(report);
+    }
     let dest = Dest::open(dest)?;
     let plan = dest.plan(tree, prune)?;
     dest.apply(&plan)

@@ -19,7 +19,7 @@ use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
 
 /// Random letters and digits in a temporary name: enough that two runs never pick the same.
-const RANDOM_LEN: usize = 10;
+pub(super) const RANDOM_LEN: usize = 10;
 
 /// Paths whose data and directory entries must reach the disk before the next step.
 ///
@@ -57,6 +57,24 @@ impl Flush {
         result
     }
 
+    /// [`Flush::commit`] when everything recorded is on the filesystem of `handle` (a folder
+    /// this run made and holds open): one `syncfs` on it, without looking at each folder.
+    pub(super) fn commit_filesystem_of(
+        &mut self,
+        handle: &impl std::os::fd::AsFd,
+        what: &str,
+    ) -> Result<()> {
+        failpoint::hit("flush")?;
+        let result = match sync_filesystem(handle) {
+            Ok(true) => Ok(()),
+            Ok(false) => self.sync_each(what),
+            Err(err) => Err(anyhow!("{what}: flushing the filesystem: {err}")),
+        };
+        self.dirs.clear();
+        self.files.clear();
+        result
+    }
+
     #[cfg(target_os = "linux")]
     fn sync(&self, what: &str) -> Result<()> {
         use std::os::unix::fs::MetadataExt as _;
@@ -76,15 +94,9 @@ impl Flush {
                     Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
                     Err(err) => bail!("{what}: opening {dir} to flush it: {err}"),
                 };
-                match rustix::fs::syncfs(&handle) {
-                    Ok(()) => {}
-                    // A filesystem without syncfs, or a seccomp profile that forbids it.
-                    Err(
-                        rustix::io::Errno::NOSYS
-                        | rustix::io::Errno::INVAL
-                        | rustix::io::Errno::OPNOTSUPP
-                        | rustix::io::Errno::PERM,
-                    ) => return self.sync_each(what),
+                match sync_filesystem(&handle) {
+                    Ok(true) => {}
+                    Ok(false) => return self.sync_each(what),
                     Err(err) => bail!("{what}: flushing the filesystem of {dir}: {err}"),
                 }
                 devices.insert(meta.dev());
@@ -110,6 +122,27 @@ impl Flush {
             }
         }
         Ok(())
+    }
+}
+
+/// `syncfs(2)` on the filesystem of `handle`: false where it is refused (a filesystem without
+/// it, a seccomp profile that forbids it, not Linux), and every file must be flushed on its own.
+fn sync_filesystem(handle: &impl std::os::fd::AsFd) -> std::io::Result<bool> {
+    #[cfg(target_os = "linux")]
+    match rustix::fs::syncfs(handle) {
+        Ok(()) => Ok(true),
+        Err(
+            rustix::io::Errno::NOSYS
+            | rustix::io::Errno::INVAL
+            | rustix::io::Errno::OPNOTSUPP
+            | rustix::io::Errno::PERM,
+        ) => Ok(false),
+        Err(err) => Err(err.into()),
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = handle;
+        Ok(false)
     }
 }
 
@@ -156,12 +189,26 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
 /// it cannot be read, and then every file's mode is set after it is created. Setting the
 /// umask to read it would change it for a moment for every thread (`matrix` writes from
 /// several), so it is only read.
-fn umask() -> Option<u32> {
+pub(super) fn umask() -> Option<u32> {
     static UMASK: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
     *UMASK.get_or_init(|| {
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
-        u32::from_str_radix(line.trim(), 8).ok()
+        // The line is the second (after `Name:`, at most 64 bytes): one read of the start of
+        // the file finds it, where reading it whole took nine (it reports a size of 0).
+        let mut start = [0u8; 512];
+        let read = std::io::Read::read(
+            &mut std::fs::File::open("/proc/self/status").ok()?,
+            &mut start,
+        )
+        .ok()?;
+        let start = &start[..read];
+        let at = start.windows(7).position(|w| w == b"\nUmask:")? + 7;
+        let digits: String = start[at..]
+            .iter()
+            .skip_while(|b| b.is_ascii_whitespace())
+            .take_while(|b| b.is_ascii_digit())
+            .map(|&b| char::from(b))
+            .collect();
+        u32::from_str_radix(&digits, 8).ok()
     })
 }
 
@@ -362,6 +409,17 @@ mod tests {
         drop(writer);
         replace_single_file(&path, &file, "--ignition").expect("writes");
         assert_eq!(names(), ["ignition.json"]);
+    }
+
+    #[test]
+    fn the_umask_read_from_proc_is_the_one_in_force() {
+        let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+            return; // not Linux: umask() is None and every mode is set after creation
+        };
+        let line = status.lines().find_map(|l| l.strip_prefix("Umask:"));
+        let expected = line.and_then(|l| u32::from_str_radix(l.trim(), 8).ok());
+        assert!(expected.is_some(), "{status}");
+        assert_eq!(umask(), expected);
     }
 
     #[test]

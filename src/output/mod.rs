@@ -7,9 +7,11 @@
 //! * `plan.rs`, [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would
 //!   be added, changed, removed (`--prune`), and what a crashed run left. `--check`/`--diff`
 //!   stop here.
-//! * `apply.rs`, [`apply`]: open the directory ([`Dest::open`]: create it, lock it, repair it)
-//!   and carry the plan out as one update that a crash at any instant leaves as the old tree or
-//!   the new.
+//! * `fresh.rs`, [`write_new`]: a `--dest-dir` that does not exist yet is built whole in a
+//!   staging folder beside it and renamed into place at once.
+//! * `apply.rs`, [`apply`]: otherwise, open the directory ([`Dest::open`]: create it, lock it,
+//!   repair it) and carry the plan out as one update that a crash at any instant leaves as the
+//!   old tree or the new.
 //! * `recover.rs`: the repair: complete an update whose journal exists, remove stray temporary
 //!   files.
 //!
@@ -24,6 +26,8 @@
 //! ```text
 //! plan(tree, DIR)            read-only, under a shared lock if DIR/.ccm-render.lock exists
 //!   └─ no change? done: nothing written, not even the lock file
+//! write_new(tree, DIR)       DIR missing: .ccm-render-new-* beside it (flock), files, one
+//!   └─ written? done         syncfs, renameat2(NOREPLACE) to DIR; DIR made meanwhile? go on
 //! Dest::open(DIR)            mkdir -p DIR; flock DIR/.ccm-render.lock; repair a crashed run
 //! dest.plan(tree)            the same comparison, now under the lock
 //! dest.apply(&plan)          stage .ccm-render-tmp-* files → flush → DIR/.ccm-render.journal
@@ -36,12 +40,13 @@
 //!
 //! The guarantee, for a reader of `--dest-dir`: after a run ends, however it ends, and once the
 //! next run on the directory has begun, every file is the old render's or every file is the new
-//! render's; no temporary file survives that next run. A render that changes nothing writes
-//! nothing.
+//! render's; no temporary file survives that next run. A directory that did not exist is
+//! missing or whole. A render that changes nothing writes nothing.
 
 mod apply;
 mod durable;
 mod failpoint;
+mod fresh;
 mod journal;
 mod lock;
 mod names;
@@ -51,6 +56,7 @@ mod tree;
 
 pub use apply::{Dest, WriteReport, apply, write};
 pub use durable::replace_single_file;
+pub use fresh::create as write_new;
 pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
 pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
 pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};

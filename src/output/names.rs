@@ -39,6 +39,15 @@ pub const TEMP_PREFIX: &str = ".ccm-render-tmp-";
 /// its writer holds a `flock` on until it is renamed into place.
 pub const SINGLE_PREFIX: &str = ".ccm-render-one-";
 
+/// Prefix of the staging folder of a new `--dest-dir`, made beside it and renamed to it once
+/// whole (see `fresh.rs`); its writer holds a `flock` on it until then.
+pub const NEW_TREE_PREFIX: &str = ".ccm-render-new-";
+
+/// Whether `name` is the staging folder of a new `--dest-dir` (see [`NEW_TREE_PREFIX`]).
+pub fn is_new_tree(name: &str) -> bool {
+    name.strip_prefix(NEW_TREE_PREFIX).is_some_and(random_part)
+}
+
 /// What releases before the journal named their temporary files: `.ccm-render-` and the six
 /// random letters and digits of `tempfile`'s default (seen left behind by a SIGKILL, issue 15).
 const LEGACY_PREFIX: &str = ".ccm-render-";

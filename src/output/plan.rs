@@ -76,6 +76,8 @@ pub struct Plan {
     pub leftovers: Leftovers,
     /// The tree's folders ([`Tree::folders`]): never removed, even when `--prune` empties them.
     pub folders: Vec<&'static str>,
+    /// Whether `--dest-dir` does not exist: writing creates it whole (see `fresh.rs`).
+    pub new_dest: bool,
 }
 
 impl Plan {
@@ -111,31 +113,46 @@ pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
 
 /// [`plan`] without the lock: the caller holds it, or `dest` has no lock file.
 pub(super) fn compare(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
-    if holds_nothing(dest)? {
-        return Ok(everything_new(tree));
+    match contents(dest)? {
+        Contents::Missing => Ok(Plan {
+            new_dest: true,
+            ..everything_new(tree)
+        }),
+        Contents::Nothing => Ok(everything_new(tree)),
+        Contents::Something => compare_each(tree, dest, prune),
     }
-    compare_each(tree, dest, prune)
+}
+
+/// What `dest` holds, as far as planning goes.
+enum Contents {
+    /// It does not exist.
+    Missing,
+    /// Nothing but, perhaps, the lock file.
+    Nothing,
+    /// Anything else.
+    Something,
 }
 
 /// Whether `dest` is missing or holds nothing but the lock file: bootkube's first render, a
 /// fresh directory. Then there is nothing to compare, repair or prune, and one listing
 /// replaces looking for every file and folder in turn (two dozen system calls a render).
-fn holds_nothing(dest: &Utf8Path) -> Result<bool> {
+fn contents(dest: &Utf8Path) -> Result<Contents> {
     let entries = match std::fs::read_dir(dest) {
         Ok(entries) => entries,
-        Err(err) if missing(&err) => return Ok(true),
+        Err(err) if missing(&err) => return Ok(Contents::Missing),
         Err(err) => bail!("--dest-dir {dest}: {err}"),
     };
     for entry in entries {
         let entry = entry.with_context(|| format!("--dest-dir: listing {dest}"))?;
         if entry.file_name() != names::LOCK {
-            return Ok(false);
+            return Ok(Contents::Something);
         }
     }
-    Ok(true)
+    Ok(Contents::Nothing)
 }
 
-/// The plan for a `dest` that [`holds_nothing`]: every folder to create, every file added.
+/// The plan for a `dest` that holds nothing ([`contents`]): every folder to create, every file
+/// added.
 fn everything_new(tree: &Tree) -> Plan {
     Plan {
         folders: tree.folders(),

@@ -407,7 +407,9 @@ fn a_full_disk_at_any_step_leaves_the_old_tree_or_completes_the_update() {
 #[test]
 fn a_render_that_changes_nothing_writes_nothing_and_leaves_an_empty_lock_file() {
     let (a, _) = two_trees();
-    let (_dir, dest) = temp_dest();
+    let (dir, _) = temp_dest();
+    // A directory that exists: written under its lock (a new one has no lock file).
+    let dest = utf8(&dir);
     apply(&a, &dest, true).expect("renders");
     let before = snapshot(&dest);
     let modified = |p: &str| {
@@ -521,8 +523,13 @@ fn a_missing_or_empty_dest_is_planned_alike_by_the_shortcut_and_file_by_file() {
             let dir = tempfile::tempdir().expect("tempdir");
             let dest = utf8(&dir).join("out");
             let each = plan::compare_each(tree, &dest, prune).expect("plans");
+            let shortcut = plan::compare(tree, &dest, prune).expect("plans");
+            assert!(shortcut.new_dest, "a missing directory is written whole");
             assert_eq!(
-                plan::compare(tree, &dest, prune).expect("plans"),
+                Plan {
+                    new_dest: false,
+                    ..shortcut
+                },
                 each,
                 "missing"
             );
@@ -544,4 +551,130 @@ fn a_missing_or_empty_dest_is_planned_alike_by_the_shortcut_and_file_by_file() {
             );
         }
     }
+}
+
+/// The names in the folder that holds `dest`, `dest`'s own included.
+fn beside(dest: &Utf8Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dest.parent().expect("a parent"))
+        .expect("lists")
+        .map(|e| e.expect("entry").file_name().into_string().expect("utf8"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_new_directory_is_written_whole_without_lock_journal_or_renames_per_file() {
+    let (a, _) = two_trees();
+    let (_dir, dest) = temp_dest();
+    failpoint::arm(None, failpoint::Fault::Crash);
+    let report = apply(&a, &dest, true).expect("renders");
+    // One hit per file, the flush and the rename: nothing of the locked update.
+    assert_eq!(failpoint::disarm(), a.files.len() + 2);
+    assert_eq!(report.written.len(), a.files.len());
+    assert_eq!(beside(&dest), ["out"], "no staging folder left");
+    assert!(!dest.join(LOCK_FILE).exists() && !dest.join(JOURNAL_FILE).exists());
+    // The same tree, folders and modes (secrets/ 0700 included) as the locked update writes.
+    let (other, _) = temp_dest();
+    let existing = utf8(&other);
+    apply(&a, &existing, true).expect("renders");
+    assert_eq!(snapshot(&dest), snapshot(&existing));
+    let mode = |p: &str| {
+        std::fs::metadata(dest.join(p))
+            .expect("exists")
+            .permissions()
+            .mode()
+            & 0o7777
+    };
+    assert_eq!(mode("secrets"), SECRETS_DIR_MODE);
+    assert_eq!(mode("config/cloud.conf"), PRIVATE_MODE);
+    // With a trailing slash too.
+    std::fs::remove_dir_all(&dest).expect("rm");
+    apply(&a, Utf8Path::new(&format!("{dest}/")), true).expect("renders");
+    assert_eq!(snapshot(&dest), snapshot(&existing));
+}
+
+#[test]
+fn a_new_directory_cut_short_at_any_step_is_missing_until_the_next_render_writes_it_whole() {
+    let (a, _) = two_trees();
+    let steps = a.files.len() + 2;
+    for fault in [failpoint::Fault::Crash, failpoint::Fault::NoSpace] {
+        for step in 0..steps {
+            let (_dir, dest) = temp_dest();
+            failpoint::arm(Some(step), fault);
+            let result = apply(&a, &dest, true);
+            failpoint::disarm();
+            let err = result.expect_err("cut short");
+            assert!(!dest.exists(), "step {step}: {err:#}");
+            if fault == failpoint::Fault::Crash {
+                // A killed run leaves its staging folder, and nothing else.
+                assert!(failpoint::is_crash(&err), "step {step}: {err:#}");
+                let left = beside(&dest);
+                assert_eq!(left.len(), 1, "step {step}: {left:?}");
+                assert!(names::is_new_tree(&left[0]), "step {step}: {left:?}");
+            } else {
+                // A failure removes it.
+                assert!(format!("{err:#}").contains("No space left"), "{err:#}");
+                assert!(beside(&dest).is_empty(), "step {step}");
+            }
+            // The next render removes what a killed run left and writes the directory whole.
+            apply(&a, &dest, true).expect("renders");
+            assert_eq!(beside(&dest), ["out"], "step {step}");
+            let (other, _) = temp_dest();
+            let existing = utf8(&other);
+            apply(&a, &existing, true).expect("renders");
+            assert_eq!(snapshot(&dest), snapshot(&existing), "step {step}");
+        }
+    }
+}
+
+#[test]
+fn a_staging_folder_is_removed_only_when_its_writer_is_gone() {
+    let (a, _) = two_trees();
+    let (dir, dest) = temp_dest();
+    let root = utf8(&dir);
+    let live = root.join(format!("{}LiveWriter01", names::NEW_TREE_PREFIX));
+    let dead = root.join(format!("{}DeadWriter01", names::NEW_TREE_PREFIX));
+    for folder in [&live, &dead] {
+        std::fs::create_dir_all(folder.join("manifests")).expect("mkdir");
+        std::fs::write(folder.join("manifests/a.yaml"), "x").expect("write");
+    }
+    let writer = std::fs::File::open(&live).expect("open");
+    writer.lock().expect("locks");
+    apply(&a, &dest, true).expect("renders");
+    assert_eq!(
+        fresh::staging_folders(&root),
+        [live.file_name().expect("name")],
+        "the live writer's folder stays"
+    );
+    // A locked update of a directory in the same folder removes it once its writer is gone.
+    drop(writer);
+    apply(&a, &dest, true).expect("renders");
+    std::fs::write(dest.join("manifests/a.yaml"), "changed").expect("write");
+    apply(&a, &dest, true).expect("renders");
+    assert!(fresh::staging_folders(&root).is_empty());
+}
+
+#[test]
+fn a_new_directory_made_meanwhile_by_another_run_is_updated_under_its_lock() {
+    let (a, b) = two_trees();
+    let (_dir, dest) = temp_dest();
+    // Planned while missing; another run writes it before this one renames its folder.
+    let planned = plan::compare(&a, &dest, true).expect("plans");
+    assert!(planned.new_dest);
+    apply(&b, &dest, true).expect("the other run");
+    let before = snapshot(&dest);
+    assert!(
+        fresh::create(&a, &dest, &planned)
+            .expect("no error")
+            .is_none()
+    );
+    assert_eq!(snapshot(&dest), before, "not replaced");
+    assert_eq!(beside(&dest), ["out"], "its staging folder removed");
+    // Then the locked update, as a render does.
+    apply(&a, &dest, true).expect("updates");
+    let (other, _) = temp_dest();
+    let fresh_a = utf8(&other);
+    apply(&a, &fresh_a, true).expect("renders");
+    assert_eq!(snapshot(&dest), snapshot(&fresh_a));
 }

@@ -219,17 +219,29 @@ impl Staging {
 /// runs killed while writing a new directory there left. Best effort: one that cannot be
 /// removed stays for the next try.
 pub(super) fn remove_abandoned(parent: &Utf8Path) {
-    let Ok(entries) = std::fs::read_dir(parent) else {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    // rustix's reader rather than std::fs::read_dir: on musl, opendir(3) allocates through
+    // libc's own allocator, which then sets up a heap of its own (five system calls).
+    let Ok(mut entries) =
+        rustix::fs::open(parent.as_str(), flags, Mode::empty()).and_then(rustix::fs::Dir::new)
+    else {
         return;
     };
-    for entry in entries.flatten() {
-        let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+    while let Some(Ok(entry)) = entries.read() {
+        let Ok(name) = entry.file_name().to_str() else {
             continue;
         };
-        if !names::is_new_tree(&name) || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+        // A filesystem that does not report types gives Unknown: the O_DIRECTORY open decides.
+        let kind = entry.file_type();
+        if !names::is_new_tree(name)
+            || !matches!(
+                kind,
+                rustix::fs::FileType::Directory | rustix::fs::FileType::Unknown
+            )
+        {
             continue;
         }
-        let path = names::join(parent, &name);
+        let path = names::join(parent, name);
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let Ok(handle) = rustix::fs::open(path.as_str(), flags, Mode::empty()) else {
             continue;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 // The musl build's allocator (Cargo.toml says why); other builds keep the system allocator.
 #[cfg(target_env = "musl")]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.

@@ -76,6 +76,17 @@ fn recover(dest: &Path) {
 struct Rng(u64);
 
 impl Rng {
+    /// A generator seeded from the clock, and its seed, which is printed (with `span`, how long
+    /// a run takes) so that a failing soak can be replayed.
+    fn from_clock(span: u64) -> (u64, Self) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock");
+        let seed = (now.as_secs() << 30) ^ u64::from(now.subsec_nanos()) | 1;
+        eprintln!("soak: seed {seed}, a run takes {span} us");
+        (seed, Self(seed))
+    }
+
     fn below(&mut self, n: u64) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -96,12 +107,7 @@ fn sigkill_at_random_instants_never_leaves_a_mix_of_renders_or_stray_files() {
     assert!(run(&render_args(1, &dest)).status.success());
     assert!(run(&render_args(0, &dest)).status.success());
     let span = u64::try_from((start.elapsed() / 2).as_micros()).expect("small");
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock");
-    let seed = (now.as_secs() << 30) ^ u64::from(now.subsec_nanos()) | 1;
-    eprintln!("soak: seed {seed}, a run takes {span} us");
-    let mut rng = Rng(seed);
+    let (seed, mut rng) = Rng::from_clock(span);
     let (mut kills, mut cut_short, mut checked) = (0, 0, 0);
     // 300 kills take a few seconds on an idle 2-core machine; the deadline only bounds a
     // loaded one (other test binaries building or running beside this one), where one kill
@@ -184,12 +190,7 @@ fn sigkill_while_writing_a_new_directory_leaves_it_missing_or_whole_and_the_next
         assert!(run(&render_args(0, &dest)).status.success());
     }
     let span = u64::try_from((start.elapsed() / 3).as_micros()).expect("small");
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock");
-    let seed = (now.as_secs() << 30) ^ u64::from(now.subsec_nanos()) | 1;
-    eprintln!("soak: seed {seed}, a run takes {span} us");
-    let mut rng = Rng(seed);
+    let (seed, mut rng) = Rng::from_clock(span);
     let (mut kills, mut missing, mut staged) = (0, 0, 0);
     let deadline = Instant::now() + Duration::from_secs(40);
     while kills < 200 && Instant::now() < deadline {

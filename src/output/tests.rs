@@ -15,6 +15,15 @@ fn obj(kind: &str, ns: Option<&str>, name: &str) -> Value {
     v
 }
 
+/// The permission bits of `dest/relative`.
+fn mode_of(dest: &Utf8Path, relative: &str) -> u32 {
+    std::fs::metadata(dest.join(relative))
+        .expect("exists")
+        .permissions()
+        .mode()
+        & 0o7777
+}
+
 fn sample_tree() -> Tree {
     let rendered = Rendered {
         manifests: vec![obj("ConfigMap", Some("ns"), "a")],
@@ -33,15 +42,8 @@ fn write_creates_the_layout_with_modes_and_a_rerun_changes_nothing() {
     for folder in FOLDERS {
         assert!(dest.join(folder).is_dir(), "{folder}");
     }
-    let mode = |p: &str| {
-        std::fs::metadata(dest.join(p))
-            .expect("exists")
-            .permissions()
-            .mode()
-            & 0o777
-    };
-    assert_eq!(mode("config/cloud.conf"), 0o600);
-    assert_eq!(mode("manifests/configmap-a.yaml"), 0o644);
+    assert_eq!(mode_of(&dest, "config/cloud.conf"), 0o600);
+    assert_eq!(mode_of(&dest, "manifests/configmap-a.yaml"), 0o644);
     let again = write(&sample_tree(), &dest).expect("rewrites");
     assert!(again.written.is_empty());
     assert_eq!(again.unchanged.len(), 2);
@@ -579,15 +581,8 @@ fn a_new_directory_is_written_whole_without_lock_journal_or_renames_per_file() {
     let existing = utf8(&other);
     apply(&a, &existing, true).expect("renders");
     assert_eq!(snapshot(&dest), snapshot(&existing));
-    let mode = |p: &str| {
-        std::fs::metadata(dest.join(p))
-            .expect("exists")
-            .permissions()
-            .mode()
-            & 0o7777
-    };
-    assert_eq!(mode("secrets"), SECRETS_DIR_MODE);
-    assert_eq!(mode("config/cloud.conf"), PRIVATE_MODE);
+    assert_eq!(mode_of(&dest, "secrets"), SECRETS_DIR_MODE);
+    assert_eq!(mode_of(&dest, "config/cloud.conf"), PRIVATE_MODE);
     // With a trailing slash too.
     std::fs::remove_dir_all(&dest).expect("rm");
     apply(&a, Utf8Path::new(&format!("{dest}/")), true).expect("renders");

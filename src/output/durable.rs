@@ -57,22 +57,25 @@ impl Flush {
         result
     }
 
-    /// [`Flush::commit`] when everything recorded is on the filesystem of `handle` (a folder
-    /// this run made and holds open): one `syncfs` on it, without looking at each folder.
+    /// Flushes the filesystem of `handle` (a folder this run made and holds open) with one
+    /// `syncfs`, without looking at each folder; where that is refused, `record` lists what to
+    /// flush one by one, and each is. The list is only made then: recording every path up front
+    /// cost a fresh render more than writing the files (callgrind, Azure: 0.07 M instructions).
     pub(super) fn commit_filesystem_of(
-        &mut self,
         handle: &impl std::os::fd::AsFd,
+        record: impl FnOnce(&mut Self),
         what: &str,
     ) -> Result<()> {
         failpoint::hit("flush")?;
-        let result = match sync_filesystem(handle) {
+        match sync_filesystem(handle) {
             Ok(true) => Ok(()),
-            Ok(false) => self.sync_each(what),
+            Ok(false) => {
+                let mut each = Self::default();
+                record(&mut each);
+                each.sync_each(what)
+            }
             Err(err) => Err(anyhow!("{what}: flushing the filesystem: {err}")),
-        };
-        self.dirs.clear();
-        self.files.clear();
-        result
+        }
     }
 
     #[cfg(target_os = "linux")]

@@ -136,8 +136,6 @@ impl Staging {
                 parent = dir.parent();
             }
         }
-        let mut flush = Flush::default();
-        flush.dir(&self.path);
         // Text order lists a folder before the folders in it.
         for folder in folders {
             let mode = if folder == SECRETS {
@@ -147,7 +145,6 @@ impl Staging {
             };
             rustix::fs::mkdirat(&self.handle, folder, Mode::from_raw_mode(mode))
                 .map_err(|err| self.error("creating", folder, err))?;
-            flush.dir(&names::join(&self.path, folder));
         }
         let umask = durable::umask();
         for (path, file) in &tree.files {
@@ -169,9 +166,18 @@ impl Staging {
             std::fs::File::from(fd)
                 .write_all(&file.bytes)
                 .with_context(|| format!("--dest-dir: writing {}/{path}", self.path))?;
-            flush.file(&names::join(&self.path, path));
         }
-        flush.commit_filesystem_of(&self.handle, "--dest-dir")
+        // Every file and folder written is on the staging folder's filesystem.
+        Flush::commit_filesystem_of(
+            &self.handle,
+            |each| {
+                each.dir(&self.path);
+                for path in tree.files.keys() {
+                    each.file(&names::join(&self.path, path));
+                }
+            },
+            "--dest-dir",
+        )
     }
 
     /// Renames the staging folder to `target` unless something is there already; false when

@@ -78,12 +78,8 @@ impl Dest {
         create_root(path)?;
         let lock = DirLock::exclusive(path)?;
         // What a run killed while writing a new directory here left beside it.
-        if let Some(parent) = path.parent() {
-            super::fresh::remove_abandoned(if parent.as_str().is_empty() {
-                Utf8Path::new(".")
-            } else {
-                parent
-            });
+        if let Some(parent) = durable::parent_of(path) {
+            super::fresh::remove_abandoned(parent);
         }
         Self::repair(path, Some(lock))
     }

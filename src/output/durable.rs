@@ -150,7 +150,7 @@ fn sync_filesystem(handle: &impl std::os::fd::AsFd) -> std::io::Result<bool> {
 }
 
 /// The folder of `path` (`.` for a bare name).
-fn parent_of(path: &Utf8Path) -> Option<&Utf8Path> {
+pub(super) fn parent_of(path: &Utf8Path) -> Option<&Utf8Path> {
     match path.parent() {
         Some(dir) if dir.as_str().is_empty() => Some(Utf8Path::new(".")),
         other => other,
@@ -165,7 +165,7 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
     builder.prefix(TEMP_PREFIX).rand_bytes(RANDOM_LEN);
     // Created with its mode when the umask leaves that mode whole (022 leaves 0644 and 0600
     // whole), which saves a chmod per file; otherwise (umask 077 and a 0644 file) set after.
-    let exact = umask().is_some_and(|mask| file.mode & mask == 0);
+    let exact = created_with(file.mode);
     if exact {
         builder.permissions(std::fs::Permissions::from_mode(file.mode));
     }
@@ -188,11 +188,17 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
         .map_err(|path| anyhow!("{what}: {} is not UTF-8", path.display()))
 }
 
+/// Whether a file created with `mode` gets all of it: the umask takes none of its bits (022
+/// leaves 0644 and 0600 whole; 077 takes from 0644). Otherwise the mode is set after creation.
+pub(super) fn created_with(mode: u32) -> bool {
+    umask().is_some_and(|mask| mode & mask == 0)
+}
+
 /// The process's umask, read once from `/proc/self/status` (Linux 4.7 and later); None where
 /// it cannot be read, and then every file's mode is set after it is created. Setting the
 /// umask to read it would change it for a moment for every thread (`matrix` writes from
 /// several), so it is only read.
-pub(super) fn umask() -> Option<u32> {
+fn umask() -> Option<u32> {
     static UMASK: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
     *UMASK.get_or_init(|| {
         // The line is the second (after `Name:`, at most 64 bytes): one read of the start of
@@ -267,23 +273,27 @@ pub fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<(
 /// checked to be still in place after locking: another writer's clean-up may have removed it
 /// between its creation and the lock (then another is made).
 fn locked_temporary(dir: &Utf8Path, what: &str) -> Result<tempfile::NamedTempFile> {
-    use std::os::unix::fs::MetadataExt as _;
     for _ in 0..3 {
         let temp = tempfile::Builder::new()
             .prefix(SINGLE_PREFIX)
             .rand_bytes(RANDOM_LEN)
             .tempfile_in(dir)
             .with_context(|| format!("{what}: creating a temporary file in {dir}"))?;
-        if temp.as_file().try_lock().is_err() {
-            continue;
-        }
-        let ours = temp.as_file().metadata().map(|m| (m.dev(), m.ino()));
-        let there = std::fs::symlink_metadata(temp.path()).map(|m| (m.dev(), m.ino()));
-        if matches!((ours, there), (Ok(a), Ok(b)) if a == b) {
+        if temp.as_file().try_lock().is_ok() && still_at(temp.as_file(), temp.path()) {
             return Ok(temp);
         }
     }
     bail!("{what}: creating a temporary file in {dir}: removed by another process three times")
+}
+
+/// Whether `path` is still the file or folder `handle` has open. A temporary one that its
+/// writer has just locked may have been removed a moment before by a clean-up that found it
+/// unlocked (see [`abandoned`]); the writer then makes another.
+pub(super) fn still_at(handle: &std::fs::File, path: impl AsRef<std::path::Path>) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let ours = handle.metadata().map(|m| (m.dev(), m.ino()));
+    let there = std::fs::symlink_metadata(path).map(|m| (m.dev(), m.ino()));
+    matches!((ours, there), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Removes the temporary files of single-file writes in `dir` whose writer is gone (their
@@ -320,8 +330,9 @@ pub(super) fn is_abandoned(path: &Utf8Path) -> std::io::Result<bool> {
     Ok(abandoned(path)?.is_some())
 }
 
-/// The file, locked by this process, when no live writer held it.
-fn abandoned(path: &Utf8Path) -> std::io::Result<Option<std::fs::File>> {
+/// The temporary file (or staging folder, `fresh.rs`) at `path`, locked by this process, when
+/// no live writer held it.
+pub(super) fn abandoned(path: &Utf8Path) -> std::io::Result<Option<std::fs::File>> {
     let handle = match std::fs::File::open(path) {
         Ok(handle) => handle,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),

@@ -22,11 +22,10 @@ use super::plan::Plan;
 use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
-use rustix::fs::{FlockOperation, Mode, OFlags, RenameFlags};
+use rustix::fs::{Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
 use std::collections::BTreeSet;
 use std::io::Write as _;
-use std::os::fd::OwnedFd;
 use std::os::unix::fs::PermissionsExt as _;
 
 /// Writes `tree` as the new directory `dest`, which `plan` found missing ([`Plan::new_dest`]).
@@ -73,10 +72,7 @@ fn split(dest: &Utf8Path) -> Option<(Utf8PathBuf, Utf8PathBuf)> {
     if !target.as_str().ends_with(name) {
         return None;
     }
-    let parent = match target.parent() {
-        Some(dir) if !dir.as_str().is_empty() => dir.to_owned(),
-        _ => Utf8PathBuf::from("."),
-    };
+    let parent = durable::parent_of(target)?.to_owned();
     Some((parent, target.to_owned()))
 }
 
@@ -87,7 +83,7 @@ struct Staging {
     dir: Option<tempfile::TempDir>,
     path: Utf8PathBuf,
     /// The folder itself, open: its `flock`, and the base of every path written into it.
-    handle: OwnedFd,
+    handle: std::fs::File,
 }
 
 impl Staging {
@@ -105,18 +101,12 @@ impl Staging {
         };
         let path = Utf8PathBuf::from_path_buf(dir.path().to_path_buf())
             .map_err(|path| anyhow!("--dest-dir: {} is not UTF-8", path.display()))?;
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let Ok(handle) = rustix::fs::open(path.as_str(), flags, Mode::empty()) else {
+        // Locked, and still the folder this run made (see durable::still_at); otherwise the
+        // locked update takes over.
+        let Ok(handle) = std::fs::File::open(&path) else {
             return Ok(None);
         };
-        if rustix::fs::flock(&handle, FlockOperation::NonBlockingLockExclusive).is_err() {
-            return Ok(None);
-        }
-        // Still the folder this run made: a clean-up may have taken its lock and removed it
-        // between its creation and the lock above.
-        let ours = rustix::fs::fstat(&handle).map(|s| (s.st_dev, s.st_ino));
-        let there = rustix::fs::lstat(path.as_str()).map(|s| (s.st_dev, s.st_ino));
-        if !matches!((ours, there), (Ok(a), Ok(b)) if a == b) {
+        if handle.try_lock().is_err() || !durable::still_at(&handle, &path) {
             return Ok(None);
         }
         Ok(Some(Self {
@@ -146,7 +136,6 @@ impl Staging {
             rustix::fs::mkdirat(&self.handle, folder, Mode::from_raw_mode(mode))
                 .map_err(|err| self.error("creating", folder, err))?;
         }
-        let umask = durable::umask();
         for (path, file) in &tree.files {
             failpoint::hit("stage")?;
             let flags =
@@ -159,7 +148,7 @@ impl Staging {
             )
             .map_err(|err| self.error("creating", path.as_str(), err))?;
             // Created with its mode unless the umask took bits of it (umask 077, a 0644 file).
-            if umask.is_none_or(|mask| file.mode & mask != 0) {
+            if !durable::created_with(file.mode) {
                 rustix::fs::fchmod(&fd, Mode::from_raw_mode(file.mode))
                     .map_err(|err| self.error("setting the mode of", path.as_str(), err))?;
             }
@@ -237,7 +226,8 @@ pub(super) fn remove_abandoned(parent: &Utf8Path) {
         let Ok(name) = entry.file_name().to_str() else {
             continue;
         };
-        // A filesystem that does not report types gives Unknown: the O_DIRECTORY open decides.
+        // A filesystem that does not report types gives Unknown: remove_dir_all then removes a
+        // link or a file of that name as itself, never what a link points to.
         let kind = entry.file_type();
         if !names::is_new_tree(name)
             || !matches!(
@@ -248,11 +238,7 @@ pub(super) fn remove_abandoned(parent: &Utf8Path) {
             continue;
         }
         let path = names::join(parent, name);
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let Ok(handle) = rustix::fs::open(path.as_str(), flags, Mode::empty()) else {
-            continue;
-        };
-        if rustix::fs::flock(&handle, FlockOperation::NonBlockingLockExclusive).is_ok() {
+        if let Ok(Some(_held)) = durable::abandoned(&path) {
             // Removed while this run holds its lock: a writer that made it but has not locked
             // it yet finds it gone and takes the locked update instead.
             let _ = std::fs::remove_dir_all(&path);

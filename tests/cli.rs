@@ -517,13 +517,20 @@ fn unknown_feature_set_is_exit_2_naming_the_field() {
 }
 
 /// Every file gets exactly its mode (0644, secrets 0600), whatever the umask: created with its
-/// mode when the umask leaves it whole (022), set after creation when it does not (077, 027).
+/// mode when the umask leaves it whole (022), set after creation when it does not (077, 027);
+/// into a new --dest-dir (written whole, then renamed) and into an existing one (updated).
 #[test]
 fn file_modes_are_exact_under_any_umask() {
     use std::os::unix::fs::PermissionsExt as _;
-    for umask in ["022", "077", "027", "000"] {
+    for (umask, existing) in ["022", "077", "027", "000"]
+        .into_iter()
+        .flat_map(|umask| [(umask, false), (umask, true)])
+    {
         let dir = tempfile::tempdir().expect("tempdir");
         let dest = dir.path().join("out");
+        if existing {
+            std::fs::create_dir(&dest).expect("mkdir");
+        }
         let infra = conformance("azure/infrastructure.yaml");
         let mut args = base_args(&infra, &dest);
         args.push("--cloud-config".into());
@@ -539,7 +546,11 @@ fn file_modes_are_exact_under_any_umask() {
             .arg(env!("CARGO_BIN_EXE_ccm-render"))
             .output()
             .expect("runs");
-        assert!(out.status.success(), "umask {umask}: {}", stderr(&out));
+        assert!(
+            out.status.success(),
+            "umask {umask}, existing {existing}: {}",
+            stderr(&out)
+        );
         for (file, expected) in [
             (
                 "manifests/deployment-azure-cloud-controller-manager.yaml",
@@ -551,7 +562,11 @@ fn file_modes_are_exact_under_any_umask() {
                 .expect("exists")
                 .permissions()
                 .mode();
-            assert_eq!(mode & 0o7777, expected, "umask {umask}: {file}");
+            assert_eq!(
+                mode & 0o7777,
+                expected,
+                "umask {umask}, existing {existing}: {file}"
+            );
         }
     }
 }

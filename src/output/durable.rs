@@ -17,6 +17,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
+use std::sync::{Mutex, PoisonError};
 
 /// Random letters and digits in a temporary name: enough that two runs never pick the same.
 pub(super) const RANDOM_LEN: usize = 10;
@@ -163,23 +164,15 @@ pub(super) fn parent_of(path: &Utf8Path) -> Option<&Utf8Path> {
 pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathBuf> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(TEMP_PREFIX).rand_bytes(RANDOM_LEN);
-    // Created with its mode when the umask leaves that mode whole (022 leaves 0644 and 0600
-    // whole), which saves a chmod per file; otherwise (umask 077 and a 0644 file) set after.
-    let exact = created_with(file.mode);
-    if exact {
-        builder.permissions(std::fs::Permissions::from_mode(file.mode));
-    }
+    builder.permissions(std::fs::Permissions::from_mode(file.mode));
     let mut temp = builder
         .tempfile_in(dir)
         .with_context(|| format!("{what}: creating a temporary file in {dir}"))?;
     failpoint::hit("stage")?;
+    give_mode(temp.as_file(), file.mode)
+        .with_context(|| format!("{what}: setting the mode of a temporary file in {dir}"))?;
     temp.write_all(&file.bytes)
         .with_context(|| format!("{what}: writing a temporary file in {dir}"))?;
-    if !exact {
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(file.mode))
-            .with_context(|| format!("{what}: setting the mode of a temporary file in {dir}"))?;
-    }
     let path = temp
         .into_temp_path()
         .keep()
@@ -188,37 +181,41 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
         .map_err(|path| anyhow!("{what}: {} is not UTF-8", path.display()))
 }
 
-/// Whether a file created with `mode` gets all of it: the umask takes none of its bits (022
-/// leaves 0644 and 0600 whole; 077 takes from 0644). Otherwise the mode is set after creation.
-pub(super) fn created_with(mode: u32) -> bool {
-    umask().is_some_and(|mask| mode & mask == 0)
+/// Gives `file`, just created with `mode`, all of `mode`: the umask may have taken bits of it
+/// (077 takes from 0644, where 022 leaves 0644 and 0600 whole). The first file of each mode is
+/// looked at (one fstat) and set when the umask took from it; once one came out whole, so do
+/// the rest, and they cost nothing. The umask is never set (that would change it for a moment
+/// for every thread, and `matrix` writes from several) nor read from `/proc/self/status`
+/// (which the kernel builds whole for each read: three times the cost of an fstat).
+pub(super) fn give_mode(file: impl rustix::fd::AsFd, mode: u32) -> rustix::io::Result<()> {
+    /// The modes a file of this process came out with whole.
+    static WHOLE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+    give_mode_learning(file, mode, &WHOLE)
 }
 
-/// The process's umask, read once from `/proc/self/status` (Linux 4.7 and later); None where
-/// it cannot be read, and then every file's mode is set after it is created. Setting the
-/// umask to read it would change it for a moment for every thread (`matrix` writes from
-/// several), so it is only read.
-fn umask() -> Option<u32> {
-    static UMASK: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
-    *UMASK.get_or_init(|| {
-        // The line is the second (after `Name:`, at most 64 bytes): one read of the start of
-        // the file finds it, where reading it whole took nine (it reports a size of 0).
-        let mut start = [0u8; 512];
-        let read = std::io::Read::read(
-            &mut std::fs::File::open("/proc/self/status").ok()?,
-            &mut start,
-        )
-        .ok()?;
-        let start = &start[..read];
-        let at = start.windows(7).position(|w| w == b"\nUmask:")? + 7;
-        let digits: String = start[at..]
-            .iter()
-            .skip_while(|b| b.is_ascii_whitespace())
-            .take_while(|b| b.is_ascii_digit())
-            .map(|&b| char::from(b))
-            .collect();
-        u32::from_str_radix(&digits, 8).ok()
-    })
+/// [`give_mode`], with the modes learnt so far in `whole`.
+fn give_mode_learning(
+    file: impl rustix::fd::AsFd,
+    mode: u32,
+    whole: &Mutex<Vec<u32>>,
+) -> rustix::io::Result<()> {
+    let known = |mode| {
+        whole
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&mode)
+    };
+    if known(mode) {
+        return Ok(());
+    }
+    if rustix::fs::fstat(&file)?.st_mode & 0o7777 == mode {
+        let mut whole = whole.lock().unwrap_or_else(PoisonError::into_inner);
+        if !whole.contains(&mode) {
+            whole.push(mode);
+        }
+        return Ok(());
+    }
+    rustix::fs::fchmod(&file, rustix::fs::Mode::from_raw_mode(mode))
 }
 
 /// Replaces one file atomically and durably: `file` is written to a temporary file beside
@@ -426,14 +423,22 @@ mod tests {
     }
 
     #[test]
-    fn the_umask_read_from_proc_is_the_one_in_force() {
-        let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-            return; // not Linux: umask() is None and every mode is set after creation
-        };
-        let line = status.lines().find_map(|l| l.strip_prefix("Umask:"));
-        let expected = line.and_then(|l| u32::from_str_radix(l.trim(), 8).ok());
-        assert!(expected.is_some(), "{status}");
-        assert_eq!(umask(), expected);
+    fn a_file_gets_its_whole_mode_whatever_the_umask_took() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let whole = Mutex::new(Vec::new());
+        for (i, mode) in [0o644, 0o600, 0o644, 0o600, 0o751].into_iter().enumerate() {
+            let path = dir.path().join(format!("f{i}"));
+            let file = std::fs::File::create(&path).expect("creates");
+            // What a umask of 077 leaves of any mode: nothing for the group and others.
+            file.set_permissions(std::fs::Permissions::from_mode(mode & 0o700))
+                .expect("chmod");
+            give_mode_learning(&file, mode, &whole).expect("sets");
+            let got = std::fs::metadata(&path).expect("stat").permissions().mode() & 0o7777;
+            assert_eq!(got, mode, "{i}: {got:o}");
+        }
+        // 0600 came out whole (077 takes nothing from it) and is not looked at again; the
+        // others were set, never learnt.
+        assert_eq!(*whole.lock().expect("not poisoned"), [0o600]);
     }
 
     #[test]

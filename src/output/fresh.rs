@@ -148,10 +148,8 @@ impl Staging {
             )
             .map_err(|err| self.error("creating", path.as_str(), err))?;
             // Created with its mode unless the umask took bits of it (umask 077, a 0644 file).
-            if !durable::created_with(file.mode) {
-                rustix::fs::fchmod(&fd, Mode::from_raw_mode(file.mode))
-                    .map_err(|err| self.error("setting the mode of", path.as_str(), err))?;
-            }
+            durable::give_mode(&fd, file.mode)
+                .map_err(|err| self.error("setting the mode of", path.as_str(), err))?;
             std::fs::File::from(fd)
                 .write_all(&file.bytes)
                 .with_context(|| format!("--dest-dir: writing {}/{path}", self.path))?;

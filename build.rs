@@ -61,6 +61,9 @@ use std::fmt::Write as _;
 fn main() {
     // Cargo scans a directory given here recursively for changes, additions included.
     println!("cargo:rerun-if-changed=assets");
+    // Not read here: scripts/build-release links with it, and a rerun of this script is what
+    // makes cargo link again when it changes (the flag that names it stays the same).
+    println!("cargo:rerun-if-changed=link/hot-code.ld");
     if let Err(err) = run() {
         // One line per cause, as `provider check` prints them; cargo shows this and stops.
         eprintln!("error: the built-in catalogue does not check: {err:#}");

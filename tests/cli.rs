@@ -551,22 +551,28 @@ fn file_modes_are_exact_under_any_umask() {
             "umask {umask}, existing {existing}: {}",
             stderr(&out)
         );
-        for (file, expected) in [
-            (
-                "manifests/deployment-azure-cloud-controller-manager.yaml",
-                0o644,
-            ),
-            ("config/cloud.conf", 0o600),
-        ] {
-            let mode = std::fs::metadata(dest.join(file))
-                .expect("exists")
-                .permissions()
-                .mode();
-            assert_eq!(
-                mode & 0o7777,
-                expected,
-                "umask {umask}, existing {existing}: {file}"
-            );
+        // Every file: the cloud config owner-only, the manifests and static pods 0644.
+        let mut seen = 0;
+        for folder in ["bootstrap", "config", "manifests"] {
+            let expected = if folder == "config" { 0o600 } else { 0o644 };
+            for entry in std::fs::read_dir(dest.join(folder)).expect("a folder") {
+                let path = entry.expect("an entry").path();
+                let mode = std::fs::metadata(&path)
+                    .expect("exists")
+                    .permissions()
+                    .mode();
+                assert_eq!(
+                    mode & 0o7777,
+                    expected,
+                    "umask {umask}, existing {existing}: {}",
+                    path.display()
+                );
+                seen += 1;
+            }
         }
+        assert!(
+            seen >= 15,
+            "umask {umask}, existing {existing}: {seen} files"
+        );
     }
 }

@@ -17,7 +17,6 @@ use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
-use std::sync::{Mutex, PoisonError};
 
 /// Random letters and digits in a temporary name: enough that two runs never pick the same.
 pub(super) const RANDOM_LEN: usize = 10;
@@ -182,37 +181,15 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
 }
 
 /// Gives `file`, just created with `mode`, all of `mode`: the umask may have taken bits of it
-/// (077 takes from 0644, where 022 leaves 0644 and 0600 whole). The first file of each mode is
-/// looked at (one fstat) and set when the umask took from it; once one came out whole, so do
-/// the rest, and they cost nothing. The umask is never set (that would change it for a moment
-/// for every thread, and `matrix` writes from several) nor read from `/proc/self/status`
-/// (which the kernel builds whole for each read: three times the cost of an fstat).
+/// (077 takes from 0644, where 022 leaves 0644 and 0600 whole), and so may a folder's default
+/// ACL, which replaces the umask in that folder. Each file is looked at (one fstat) and set
+/// only when it came out otherwise. What a file came out with says nothing certain about the
+/// next one (another folder may have another ACL), so nothing is remembered. The umask is
+/// never set (that would change it for a moment for every thread, and `matrix` writes from
+/// several) nor read from `/proc/self/status` (which the kernel builds whole for each read:
+/// reading it cost more than the fstat of every file of a render).
 pub(super) fn give_mode(file: impl rustix::fd::AsFd, mode: u32) -> rustix::io::Result<()> {
-    /// The modes a file of this process came out with whole.
-    static WHOLE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
-    give_mode_learning(file, mode, &WHOLE)
-}
-
-/// [`give_mode`], with the modes learnt so far in `whole`.
-fn give_mode_learning(
-    file: impl rustix::fd::AsFd,
-    mode: u32,
-    whole: &Mutex<Vec<u32>>,
-) -> rustix::io::Result<()> {
-    let known = |mode| {
-        whole
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(&mode)
-    };
-    if known(mode) {
-        return Ok(());
-    }
     if rustix::fs::fstat(&file)?.st_mode & 0o7777 == mode {
-        let mut whole = whole.lock().unwrap_or_else(PoisonError::into_inner);
-        if !whole.contains(&mode) {
-            whole.push(mode);
-        }
         return Ok(());
     }
     rustix::fs::fchmod(&file, rustix::fs::Mode::from_raw_mode(mode))
@@ -423,22 +400,28 @@ mod tests {
     }
 
     #[test]
-    fn a_file_gets_its_whole_mode_whatever_the_umask_took() {
+    fn a_file_gets_its_whole_mode_whatever_the_umask_or_an_acl_took() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let whole = Mutex::new(Vec::new());
-        for (i, mode) in [0o644, 0o600, 0o644, 0o600, 0o751].into_iter().enumerate() {
+        // Whole, then short of bits (umask 077), then whole again, then short again: each
+        // file is judged on its own.
+        for (i, (mode, created)) in [
+            (0o644, 0o644),
+            (0o644, 0o600),
+            (0o600, 0o600),
+            (0o600, 0o400),
+            (0o751, 0o700),
+        ]
+        .into_iter()
+        .enumerate()
+        {
             let path = dir.path().join(format!("f{i}"));
             let file = std::fs::File::create(&path).expect("creates");
-            // What a umask of 077 leaves of any mode: nothing for the group and others.
-            file.set_permissions(std::fs::Permissions::from_mode(mode & 0o700))
+            file.set_permissions(std::fs::Permissions::from_mode(created))
                 .expect("chmod");
-            give_mode_learning(&file, mode, &whole).expect("sets");
+            give_mode(&file, mode).expect("sets");
             let got = std::fs::metadata(&path).expect("stat").permissions().mode() & 0o7777;
             assert_eq!(got, mode, "{i}: {got:o}");
         }
-        // 0600 came out whole (077 takes nothing from it) and is not looked at again; the
-        // others were set, never learnt.
-        assert_eq!(*whole.lock().expect("not poisoned"), [0o600]);
     }
 
     #[test]

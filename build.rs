@@ -61,31 +61,11 @@ use std::fmt::Write as _;
 fn main() {
     // Cargo scans a directory given here recursively for changes, additions included.
     println!("cargo:rerun-if-changed=assets");
-    hot_code();
     if let Err(err) = run() {
         // One line per cause, as `provider check` prints them; cargo shows this and stops.
         eprintln!("error: the built-in catalogue does not check: {err:#}");
         std::process::exit(1);
     }
-}
-
-/// The release build (scripts/build-release sets `CCM_RENDER_HOT_CODE=1`) links the binary with
-/// link/hot-code.ld, which places the code a render runs first (scripts/hot-code says why).
-/// Given here rather than in RUSTFLAGS, which cargo splits at spaces, so that the path may hold
-/// any character; and so that cargo links again when the script changes.
-fn hot_code() {
-    println!("cargo:rerun-if-env-changed=CCM_RENDER_HOT_CODE");
-    if std::env::var_os("CCM_RENDER_HOT_CODE").is_none_or(|v| v != "1") {
-        return;
-    }
-    println!("cargo:rerun-if-changed=link/hot-code.ld");
-    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-    let script = std::path::Path::new(&dir).join("link").join("hot-code.ld");
-    // `-Xlinker` hands each word to the linker as it is (a `-Wl,` list would split at commas).
-    for arg in ["-Xlinker", "-T", "-Xlinker"] {
-        println!("cargo:rustc-link-arg-bins={arg}");
-    }
-    println!("cargo:rustc-link-arg-bins={}", script.display());
 }
 
 fn run() -> anyhow::Result<()> {

@@ -1,5 +1,5 @@
-# Sourced by scripts/bench and scripts/hot-code (from the repository's root): the renders both
-# measure, one per platform from its conformance inputs, and the oldest release.
+# Sourced by scripts/bench (from the repository's root): the renders it measures, one per
+# platform from its conformance inputs, and the oldest release.
 
 # The nine platforms of testdata/conformance.
 platforms=(aws azure azurestackhub gcp ibmcloud nutanix openstack powervs vsphere)

@@ -2,14 +2,18 @@
 //! shipped stage (contrib/bootkube/ccm-bootstrap.sh), through podman, on asset folders laid out
 //! as the installer lays out /opt/openshift.
 //!
-//! * The image renders every built-in platform exactly as the host binary does (bytes and modes).
+//! * Each architecture's image (amd64, arm64, ppc64le, s390x; the foreign ones run by podman
+//!   through qemu-user and binfmt_misc, scripts/cross-setup --qemu) renders every built-in
+//!   platform exactly as the host binary does (bytes and modes); the manifest list holds the
+//!   four, each with a position-independent binary that carries its dependency list.
 //! * The stage puts each output where its map says, reads the images from the release image's
 //!   /release-manifests/image-references, records its stage, and marks success; a rerun changes
-//!   nothing and runs nothing; a bad input fails it with no marker and nothing placed.
+//!   nothing and runs nothing; a bad input fails it with no marker and nothing placed. The
+//!   big-endian s390x image goes through the stage as the host's does.
 //!
-//! These need podman (scripts/podman-setup) and the image: scripts/test sets both up, builds the
-//! image with scripts/image and passes its name in CCM_RENDER_IMAGE (without it, the first test
-//! builds it). A plain `cargo test` skips them as ignored; scripts/test (so CI) runs them, and
+//! These need podman (scripts/podman-setup), qemu (scripts/cross-setup --qemu) and the images:
+//! scripts/test sets them up, builds them with scripts/image and passes the manifest list's name
+//! in CCM_RENDER_IMAGE (without it, the first test builds them); each image is `<name>-<arch>`. A plain `cargo test` skips them as ignored; scripts/test (so CI) runs them, and
 //! there a machine where podman cannot run fails them.
 
 mod common;
@@ -39,8 +43,9 @@ fn run(command: &mut Command) -> Output {
     out
 }
 
-/// The ccm-render image: CCM_RENDER_IMAGE, or built once here with scripts/image.
-fn image() -> &'static str {
+/// The name of the manifest list of the ccm-render images: CCM_RENDER_IMAGE, or built once here
+/// with scripts/image.
+fn manifest_list() -> &'static str {
     static IMAGE: OnceLock<String> = OnceLock::new();
     IMAGE.get_or_init(|| {
         if let Some(name) = std::env::var_os("CCM_RENDER_IMAGE") {
@@ -49,6 +54,29 @@ fn image() -> &'static str {
         let out = run(Command::new(root().join("scripts/image")).stderr(Stdio::inherit()));
         let stdout = String::from_utf8(out.stdout).expect("UTF-8");
         stdout.lines().last().expect("the image name").to_string()
+    })
+}
+
+/// The architectures scripts/image builds, as OCI names them.
+const ARCHS: [&str; 4] = ["amd64", "arm64", "ppc64le", "s390x"];
+
+/// The image of one architecture (scripts/image tags each `<list>-<arch>`: podman 4.3 does not
+/// pick an image out of a local manifest list by --platform).
+fn image_for(arch: &str) -> String {
+    format!("{}-{arch}", manifest_list())
+}
+
+/// The image of this machine's architecture.
+fn image() -> &'static str {
+    static IMAGE: OnceLock<String> = OnceLock::new();
+    IMAGE.get_or_init(|| {
+        let arch = match std::env::consts::ARCH {
+            "x86_64" => "amd64",
+            "aarch64" => "arm64",
+            "powerpc64" => "ppc64le",
+            other => other,
+        };
+        image_for(arch)
     })
 }
 
@@ -221,11 +249,11 @@ fn host_render(args: &[String]) {
     assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
 }
 
-#[test]
-#[ignore = "needs podman: run scripts/test"]
-fn the_image_renders_every_built_in_platform_as_the_host_binary_does() {
-    // Exactly the documented command: no --user, so the image's non-root default user writes
-    // into a folder root owns, through the binary's CAP_DAC_OVERRIDE file capability.
+/// The image of `arch` renders every built-in platform as the host binary does. Exactly the
+/// documented command: no --user, so the image's non-root default user writes into a folder
+/// root owns, through the binary's CAP_DAC_OVERRIDE file capability.
+fn renders_every_built_in_platform_as_the_host_binary(arch: &str) {
+    let image = image_for(arch);
     for case in every_built_in_case() {
         let assets = tempfile::tempdir().expect("tempdir");
         installer_layout(&case, assets.path());
@@ -239,7 +267,7 @@ fn the_image_renders_every_built_in_platform_as_the_host_binary_does() {
             &format!("{base}/host"),
         ));
         let volume = format!("{base}:/assets:z");
-        let mut args = vec!["run", "--rm", "--quiet", "--volume", &volume, image()];
+        let mut args = vec!["run", "--rm", "--quiet", "--volume", &volume, &image];
         let render = render_args(&case, "/assets", "/assets/images", "/assets/image");
         args.extend(render.iter().map(String::as_str));
         run(podman().args(&args));
@@ -253,8 +281,110 @@ fn the_image_renders_every_built_in_platform_as_the_host_binary_does() {
         assert_eq!(
             files_with_modes(&assets.path().join("image")),
             host,
-            "{}",
+            "{arch}: {}",
             case.name
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs podman: run scripts/test"]
+fn the_amd64_image_renders_every_built_in_platform_as_the_host_binary_does() {
+    renders_every_built_in_platform_as_the_host_binary("amd64");
+}
+
+#[test]
+#[ignore = "needs podman and qemu: run scripts/test"]
+fn the_arm64_image_renders_every_built_in_platform_as_the_host_binary_does() {
+    renders_every_built_in_platform_as_the_host_binary("arm64");
+}
+
+#[test]
+#[ignore = "needs podman and qemu: run scripts/test"]
+fn the_ppc64le_image_renders_every_built_in_platform_as_the_host_binary_does() {
+    renders_every_built_in_platform_as_the_host_binary("ppc64le");
+}
+
+#[test]
+#[ignore = "needs podman and qemu: run scripts/test"]
+fn the_s390x_image_renders_every_built_in_platform_as_the_host_binary_does() {
+    renders_every_built_in_platform_as_the_host_binary("s390x");
+}
+
+/// The file at `path` in `image`, copied out without running it.
+fn file_in_image(image: &str, path: &str) -> Vec<u8> {
+    let out = run(podman().args(["create", "--quiet", image]));
+    let container = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("file");
+    let copied = podman()
+        .args(["cp", &format!("{container}:{path}")])
+        .arg(&copy)
+        .output()
+        .expect("podman cp runs");
+    run(podman().args(["rm", "--force", &container]));
+    assert!(copied.status.success(), "{image}: {}", stderr(&copied));
+    std::fs::read(copy).expect("copied")
+}
+
+#[test]
+#[ignore = "needs podman: run scripts/test"]
+fn the_manifest_list_holds_each_architecture_s_image_each_small_hardened_and_labelled() {
+    let inspect = run(podman().args(["manifest", "inspect", manifest_list()]));
+    let list: serde_json::Value = serde_json::from_slice(&inspect.stdout).expect("JSON");
+    let listed: BTreeMap<String, String> = list["manifests"]
+        .as_array()
+        .expect("manifests")
+        .iter()
+        .map(|m| {
+            assert_eq!(m["platform"]["os"], "linux");
+            (
+                m["platform"]["architecture"]
+                    .as_str()
+                    .expect("architecture")
+                    .to_string(),
+                m["digest"].as_str().expect("digest").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed.keys().collect::<Vec<_>>(),
+        ARCHS.iter().collect::<Vec<_>>()
+    );
+    for arch in ARCHS {
+        let image = image_for(arch);
+        let format = "{{.Digest}} {{.Architecture}} {{.Size}} {{index .Labels \"architecture\"}} {{index .Labels \"org.opencontainers.image.version\"}}";
+        let out = run(podman().args(["image", "inspect", "--format", format, &image]));
+        let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let fields: Vec<&str> = text.split(' ').collect();
+        assert_eq!(
+            fields[0], listed[arch],
+            "{arch}: the list names the tagged image"
+        );
+        assert_eq!(fields[1], arch);
+        let size: u64 = fields[2].parse().expect("a size");
+        assert!(size < 10_000_000, "{arch}: {size} bytes");
+        let uname = match arch {
+            "amd64" => "x86_64",
+            "arm64" => "aarch64",
+            other => other,
+        };
+        assert_eq!(fields[3], uname, "{arch}: the architecture label");
+        assert_eq!(fields[4], env!("CARGO_PKG_VERSION"));
+
+        // ELF type DYN (3, at offset 16 in the file's byte order): position-independent; and
+        // the section cargo auditable adds, named in the section header string table.
+        let binary = file_in_image(&image, "/usr/bin/ccm-render");
+        assert_eq!(&binary[..4], b"\x7fELF", "{arch}");
+        let e_type = if binary[5] == 2 {
+            u16::from_be_bytes([binary[16], binary[17]])
+        } else {
+            u16::from_le_bytes([binary[16], binary[17]])
+        };
+        assert_eq!(e_type, 3, "{arch}: not position-independent");
+        assert!(
+            binary.windows(8).any(|w| w == b".dep-v0\0"),
+            "{arch}: no .dep-v0 section (cargo auditable)"
         );
     }
 }
@@ -432,6 +562,18 @@ fn dir_mode(dir: &Path) -> u32 {
 #[test]
 #[ignore = "needs podman: run scripts/test"]
 fn the_bootkube_stage_places_every_output_and_a_rerun_changes_nothing() {
+    stage_places_every_output_and_a_rerun_changes_nothing(image());
+}
+
+/// The same stage, the same podman pattern, with the big-endian s390x image (run through
+/// qemu-user): what an IBM Z bootstrap node runs.
+#[test]
+#[ignore = "needs podman and qemu: run scripts/test"]
+fn the_bootkube_stage_runs_the_big_endian_s390x_image_as_the_host_s() {
+    stage_places_every_output_and_a_rerun_changes_nothing(&image_for("s390x"));
+}
+
+fn stage_places_every_output_and_a_rerun_changes_nothing(image: &str) {
     let with_proxy = Case {
         proxy: Some(variant("proxy.yaml")),
         credentials: None,
@@ -449,11 +591,11 @@ fn the_bootkube_stage_places_every_output_and_a_rerun_changes_nothing() {
     ];
     for (case, manifests) in cases {
         let node = Node::new(&case);
-        let out = node.run_stage(image(), release_image(), manifests);
+        let out = node.run_stage(image, release_image(), manifests);
         assert_eq!(
             out.status.code(),
             Some(0),
-            "{}: {}",
+            "{image}: {}: {}",
             case.name,
             stderr(&out)
         );

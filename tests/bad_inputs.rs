@@ -32,7 +32,7 @@ fn bad_dir() -> PathBuf {
 
 fn cases() -> Vec<Case> {
     let text = std::fs::read_to_string(bad_dir().join("cases.yaml")).expect("cases.yaml");
-    ccm_render::yaml::from_str(&text).expect("cases.yaml is a list of cases")
+    ccm_catalogue::yaml::from_str(&text).expect("cases.yaml is a list of cases")
 }
 
 /// The good inputs of a conformance case, as (flag, path) pairs.
@@ -413,7 +413,7 @@ const MARKER: &str = "unknown-field-marker";
 
 /// Adds fields no version of the API has, at the top, in metadata, spec and status.
 fn with_unknown_fields(text: &str) -> String {
-    let mut docs = ccm_render::yaml::documents(text).expect("parses");
+    let mut docs = ccm_catalogue::yaml::documents(text).expect("parses");
     for doc in &mut docs {
         let object = doc.as_object_mut().expect("an object");
         object.insert(MARKER.into(), MARKER.into());
@@ -428,7 +428,7 @@ fn with_unknown_fields(text: &str) -> String {
         }
     }
     docs.iter()
-        .map(|doc| ccm_render::yaml::to_string(doc).expect("serialises"))
+        .map(|doc| ccm_catalogue::yaml::to_string(doc).expect("serialises"))
         .collect::<Vec<_>>()
         .join("---\n")
 }

@@ -165,7 +165,7 @@ fn installer_layout(case: &Case, assets: &Path) {
             "metadata": {"name": "cluster-config-v1", "namespace": "kube-system"},
             "data": {"install-config": text},
         });
-        let yaml = ccm_render::yaml::to_string(&config_map).expect("YAML");
+        let yaml = ccm_catalogue::yaml::to_string(&config_map).expect("YAML");
         put("manifests/cluster-config.yaml", yaml.as_bytes());
     }
     if let Some(credentials) = &case.credentials {

@@ -230,7 +230,7 @@ fn releases_table_and_json() {
 
 #[test]
 fn completions_for_every_shell_are_the_committed_files() {
-    for (shell, file) in ccm_render::cli::COMPLETION_FILES {
+    for (shell, file) in ccm_render::commands::cli::COMPLETION_FILES {
         let committed = std::fs::read(root().join("completions").join(file)).expect("committed");
         ccm_render(None)
             .args(["completions", &shell.to_string()])

@@ -3,7 +3,7 @@
 //!   CCM_RENDER_REGENERATE=1 cargo test --test completions
 //! and review the change with `git diff completions/`.
 
-use ccm_render::cli::{COMPLETION_FILES, write_completions};
+use ccm_render::commands::cli::{COMPLETION_FILES, write_completions};
 use std::path::PathBuf;
 
 #[test]

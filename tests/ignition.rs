@@ -51,7 +51,7 @@ type NodeTree = BTreeMap<String, (u32, Option<Vec<u8>>)>;
 
 fn node_tree(root: &Path) -> NodeTree {
     let mut out = NodeTree::new();
-    for placement in ccm_render::placement::MAP {
+    for placement in ccm_render::output::placement::MAP {
         let top = root.join(placement.target.trim_start_matches('/'));
         if !top.exists() {
             continue;
@@ -590,9 +590,9 @@ fn placements_prints_the_map_and_every_file_of_a_render() {
 fn the_readme_table_is_the_placement_map() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
     assert!(
-        readme.contains(&ccm_render::placement::markdown_table()),
+        readme.contains(&ccm_render::output::placement::markdown_table()),
         "README's placement table differs from src/placement.rs MAP; it should read:\n{}",
-        ccm_render::placement::markdown_table()
+        ccm_render::output::placement::markdown_table()
     );
 }
 

@@ -83,7 +83,7 @@ fn every_platform_renders_the_same_from_the_image_stream_as_from_images_json() {
 fn a_tag_the_platform_needs_is_named_when_the_stream_lacks_it() {
     let work = tempfile::tempdir().expect("tempdir");
     let stream = work.path().join("image-references");
-    let text = ccm_render::yaml::to_string(&image_stream_for_conformance_images(Some(
+    let text = ccm_catalogue::yaml::to_string(&image_stream_for_conformance_images(Some(
         "azure-cloud-node-manager",
     )))
     .expect("serialisable");

@@ -275,7 +275,7 @@ fn cluster_config_v1(text: &str) -> String {
         "metadata": {"name": "cluster-config-v1", "namespace": "kube-system"},
         "data": {"install-config": text},
     });
-    ccm_render::yaml::to_string(&config_map).expect("serialisable")
+    ccm_catalogue::yaml::to_string(&config_map).expect("serialisable")
 }
 
 #[test]
@@ -983,7 +983,7 @@ const TABLE_END: &str = "<!-- end needs-table -->";
 /// (`CCM_RENDER_REGENERATE=1` rewrites it).
 #[test]
 fn the_readme_and_help_list_the_same_needs() {
-    let want = ccm_render::install_config::facts::markdown_table();
+    let want = ccm_render::config::install_config::facts::markdown_table();
     let path = root().join("README.md");
     let readme = std::fs::read_to_string(&path).expect("README");
     let start = readme.find(TABLE_START).expect("table start") + TABLE_START.len();
@@ -1001,10 +1001,10 @@ fn the_readme_and_help_list_the_same_needs() {
     let help = ccm_render(&["render", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout).into_owned();
     assert!(
-        help.contains(&ccm_render::install_config::facts::help_table()),
+        help.contains(&ccm_render::config::install_config::facts::help_table()),
         "{help}"
     );
-    for need in ccm_render::install_config::facts::NEEDS {
+    for need in ccm_render::config::install_config::facts::NEEDS {
         assert!(
             help.contains(&format!("  {}", need.input)),
             "{} in {help}",

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 fn committed_man_pages_are_current() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("man");
     let regenerate = std::env::var_os("CCM_RENDER_REGENERATE").is_some();
-    let pages = ccm_render::cli::man_pages().expect("man pages render");
+    let pages = ccm_render::commands::cli::man_pages().expect("man pages render");
     let names: Vec<&str> = pages.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(
         names,

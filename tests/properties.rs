@@ -7,8 +7,8 @@
 
 mod common;
 
+use ccm_render::catalogue::Catalogue;
 use ccm_render::config::InputFiles;
-use ccm_render::providers::Catalogue;
 use common::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -110,7 +110,7 @@ fn input_files(cluster: &Cluster, dir: &std::path::Path) -> InputFiles {
         let path = dir.join(name);
         std::fs::write(
             &path,
-            ccm_render::yaml::to_string(value).expect("serialises"),
+            ccm_catalogue::yaml::to_string(value).expect("serialises"),
         )
         .expect("write");
         camino::Utf8PathBuf::from_path_buf(path).expect("UTF-8 path")

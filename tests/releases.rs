@@ -478,7 +478,7 @@ fn dual_stack_cloud_configs_follow_the_release() {
         assert!(out.status.success(), "{release}: {}", stderr(&out));
         String::from_utf8(read_tree(&dest)["config/cloud.conf"].clone()).expect("UTF-8")
     };
-    let newest: Value = ccm_render::yaml::from_str(&vsphere("4.23")).expect("YAML");
+    let newest: Value = ccm_catalogue::yaml::from_str(&vsphere("4.23")).expect("YAML");
     assert_eq!(
         newest["global"]["ipFamily"],
         json!(["ipv4", "ipv6"]),
@@ -486,7 +486,7 @@ fn dual_stack_cloud_configs_follow_the_release() {
     );
     for release in RELEASES {
         let text = vsphere(release);
-        let value: Value = ccm_render::yaml::from_str(&text).expect("YAML");
+        let value: Value = ccm_catalogue::yaml::from_str(&text).expect("YAML");
         assert_eq!(value, newest, "{release}");
         let top: Vec<&str> = text.lines().filter(|l| !l.starts_with(' ')).collect();
         let want = if release == "4.23" {

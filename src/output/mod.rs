@@ -44,14 +44,19 @@
 //! missing or whole. A render that changes nothing writes nothing.
 
 mod apply;
+pub mod diff;
 mod durable;
 mod failpoint;
 mod fresh;
+pub mod ignition;
 mod journal;
 mod lock;
 mod names;
+pub mod placement;
 mod plan;
 mod recover;
+pub mod redact;
+pub mod summary;
 mod tree;
 
 pub use apply::{Dest, WriteReport, apply, write};

@@ -6,14 +6,15 @@
 //! environment, TLS and feature-gate flags, namespace, and the common PodDisruptionBudget and
 //! Service.
 
+pub mod cloud_config;
 pub mod credentials;
-pub mod script;
+pub mod trusted_ca;
 
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
 use crate::inputs::credentials::SecretValue;
-use crate::providers::{Common, EnvSource, Provider};
 use anyhow::{Context as _, Result, anyhow};
-use script::Script;
+use ccm_catalogue::providers::{Common, EnvSource, Provider};
+use ccm_catalogue::script::Script;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -180,13 +181,13 @@ fn cloud_conf(
         return Ok(None);
     };
     let feature_enabled = |gate: &str| cfg.features.is_enabled(gate);
-    let context = crate::cloud_config::Context {
+    let context = crate::render::cloud_config::Context {
         infrastructure: &cfg.infrastructure.raw,
         network: cfg.network.as_ref(),
         feature_enabled: &feature_enabled,
         behaviour: &cfg.release.behaviour.cloud_config,
     };
-    let transformed = crate::cloud_config::transform(
+    let transformed = crate::render::cloud_config::transform(
         provider.spec().cloud_config.transform,
         &selected.text,
         &context,
@@ -230,7 +231,7 @@ fn cloud_conf_config_map(cfg: &ClusterConfig, cloud_conf: &str) -> Value {
 /// value is base64 in `data`, as the API server returns it; nothing prints it.
 fn cloud_conf_secret(
     cfg: &ClusterConfig,
-    secret: &crate::providers::CloudConfigSecret,
+    secret: &ccm_catalogue::providers::CloudConfigSecret,
     cloud_conf: &str,
 ) -> Value {
     use base64::Engine as _;
@@ -248,11 +249,11 @@ fn cloud_conf_secret(
 /// `name` (a `configMap` by `name`, a `secret` by `secretName`).
 fn mounts(provider: &Provider, source: &str, field: &str, name: &str) -> bool {
     provider.manifests.iter().any(|object| {
-        crate::json_fields::at(object, &["spec", "template", "spec", "volumes"])
+        ccm_catalogue::json_fields::at(object, &["spec", "template", "spec", "volumes"])
             .and_then(Value::as_array)
             .is_some_and(|volumes| {
                 volumes.iter().any(|v| {
-                    crate::json_fields::at(v, &[source, field]).and_then(Value::as_str)
+                    ccm_catalogue::json_fields::at(v, &[source, field]).and_then(Value::as_str)
                         == Some(name)
                 })
             })
@@ -260,7 +261,7 @@ fn mounts(provider: &Provider, source: &str, field: &str, name: &str) -> bool {
 }
 
 /// The `ccm-trusted-ca` ConfigMap that every CCM pod mounts, from the cloud config's
-/// `ca-bundle.pem` and `--ca-bundle` (see [`crate::trusted_ca`]); None without either, in which
+/// `ca-bundle.pem` and `--ca-bundle` (see [`crate::render::trusted_ca`]); None without either, in which
 /// case the operator's trusted CA controller creates it in the cluster.
 fn trusted_ca_config_map(cfg: &ClusterConfig) -> Result<Option<Value>> {
     let mut sources = Vec::new();
@@ -272,21 +273,21 @@ fn trusted_ca_config_map(cfg: &ClusterConfig) -> Result<Option<Value>> {
     if let Some((path, text)) = &cfg.ca_bundle {
         sources.push((format!("--ca-bundle {path}"), text.as_str()));
     }
-    let Some(bundle) = crate::trusted_ca::bundle(&sources)? else {
+    let Some(bundle) = crate::render::trusted_ca::bundle(&sources)? else {
         return Ok(None);
     };
     Ok(Some(json!({
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": {
-            "name": crate::trusted_ca::CONFIG_MAP,
+            "name": crate::render::trusted_ca::CONFIG_MAP,
             "namespace": cfg.namespace,
             // CCCMO pkg/controllers/trusted_ca_bundle_controller.go sets this annotation.
             "annotations": {
                 "openshift.io/owning-component": "Cloud Compute / Cloud Controller Manager",
             },
         },
-        "data": { crate::trusted_ca::KEY: bundle },
+        "data": { crate::render::trusted_ca::KEY: bundle },
     })))
 }
 
@@ -320,7 +321,7 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
         set_env_values(container, cfg, provider);
 
         if let Some(text) =
-            crate::json_fields::at(container, &["command", "2"]).and_then(Value::as_str)
+            ccm_catalogue::json_fields::at(container, &["command", "2"]).and_then(Value::as_str)
         {
             // Errors here are about the provider's script, not an input file (an input's
             // images entry is reported by set_image with its file): say which object.
@@ -541,7 +542,7 @@ fn move_namespace(object: &mut Value, namespace: &str) {
     if namespace == DEFAULT_NAMESPACE {
         return;
     }
-    if crate::json_fields::at(object, &["metadata", "namespace"]).and_then(Value::as_str)
+    if ccm_catalogue::json_fields::at(object, &["metadata", "namespace"]).and_then(Value::as_str)
         == Some(DEFAULT_NAMESPACE)
     {
         object["metadata"]["namespace"] = json!(namespace);
@@ -553,8 +554,9 @@ fn move_namespace(object: &mut Value, namespace: &str) {
             }
         }
     }
-    if let Some(conditions) = crate::json_fields::at_mut(object, &["spec", "matchConditions"])
-        .and_then(Value::as_array_mut)
+    if let Some(conditions) =
+        ccm_catalogue::json_fields::at_mut(object, &["spec", "matchConditions"])
+            .and_then(Value::as_array_mut)
     {
         let from = format!("system:serviceaccount:{DEFAULT_NAMESPACE}:");
         let to = format!("system:serviceaccount:{namespace}:");
@@ -571,7 +573,7 @@ fn move_namespace(object: &mut Value, namespace: &str) {
 fn pod_spec(object: &Value) -> Option<&Value> {
     match crate::inputs::kind_of(object) {
         "Pod" => object.get("spec"),
-        _ => crate::json_fields::at(object, &["spec", "template", "spec"]),
+        _ => ccm_catalogue::json_fields::at(object, &["spec", "template", "spec"]),
     }
 }
 
@@ -593,7 +595,7 @@ fn containers_mut(object: &mut Value) -> Vec<(&mut Value, bool)> {
     let spec = if is_pod {
         object.get_mut("spec")
     } else {
-        crate::json_fields::at_mut(object, &["spec", "template", "spec"])
+        ccm_catalogue::json_fields::at_mut(object, &["spec", "template", "spec"])
     };
     let Some(Value::Object(spec)) = spec else {
         return Vec::new();

@@ -119,7 +119,7 @@ pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// Parses a YAML stream into its documents.
 pub fn parse_all(text: &str) -> Vec<Value> {
-    ccm_render::yaml::documents(text).expect("valid YAML")
+    ccm_catalogue::yaml::documents(text).expect("valid YAML")
 }
 
 /// `kind/namespace/name` of an object.

@@ -1,0 +1,376 @@
+//! `platform`: the one platform section of an install-config, read into [`Platform`] and
+//! checked as the installer checks the fields ccm-render reads, and the rules that depend on the
+//! platform (cluster name, publish strategy).
+//!
+//! Sources (`openshift/installer`): `pkg/types/validation/installconfig.go`,
+//! `pkg/types/conversion/installconfig.go` (the single VIPs), `pkg/types/<platform>` and its
+//! `defaults`, `pkg/validate/validate.go` (cluster names).
+
+use super::types::Document;
+use super::{
+    Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
+    Vips, infrastructure, net, typed, vsphere,
+};
+use anyhow::{Result, anyhow, bail};
+use serde_json::Value;
+
+/// The platform keys the installer accepts (`types.PlatformNames`, newest validation message).
+pub const PLATFORMS: &[&str] = &[
+    "aws",
+    "azure",
+    "baremetal",
+    "external",
+    "gcp",
+    "ibmcloud",
+    "none",
+    "nutanix",
+    "openstack",
+    "powervs",
+    "vsphere",
+];
+
+/// The platform section, typed.
+#[derive(Debug, Clone)]
+pub enum Platform {
+    Aws(Aws),
+    Azure(Azure),
+    BareMetal(Vips),
+    External(External),
+    Gcp(Gcp),
+    IbmCloud(IbmCloud),
+    None,
+    Nutanix(Nutanix),
+    OpenStack(OpenStack),
+    PowerVs(PowerVs),
+    /// Boxed: with the deprecated fields it is by far the largest.
+    VSphere(Box<VSphere>),
+}
+
+impl Platform {
+    /// The install-config key.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Self::Aws(_) => "aws",
+            Self::Azure(_) => "azure",
+            Self::BareMetal(_) => "baremetal",
+            Self::External(_) => "external",
+            Self::Gcp(_) => "gcp",
+            Self::IbmCloud(_) => "ibmcloud",
+            Self::None => "none",
+            Self::Nutanix(_) => "nutanix",
+            Self::OpenStack(_) => "openstack",
+            Self::PowerVs(_) => "powervs",
+            Self::VSphere(_) => "vsphere",
+        }
+    }
+}
+
+/// Reads the one platform of the document (`notes` gets the deprecation warnings of its
+/// conversion).
+pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
+    let keys: Vec<&String> = d.platform.keys().collect();
+    for key in &keys {
+        if !PLATFORMS.contains(&key.as_str()) {
+            bail!(
+                "platform.{key}: unknown platform (known: {})",
+                PLATFORMS.join(", ")
+            );
+        }
+    }
+    let [key] = keys.as_slice() else {
+        if keys.is_empty() {
+            bail!(
+                "platform: must specify one of the platforms ({})",
+                PLATFORMS.join(", ")
+            );
+        }
+        bail!(
+            "platform: must only specify a single type of platform; cannot use both {:?} and {:?}",
+            keys[0],
+            keys[1]
+        );
+    };
+    let key = key.as_str();
+    let value = d.platform.get(key).cloned().unwrap_or(Value::Null);
+    let value = if value.is_null() {
+        Value::Object(serde_json::Map::new())
+    } else {
+        value
+    };
+    let at = format!("platform.{key}");
+    let require = |field: &str, v: &str| -> Result<()> {
+        if v.is_empty() {
+            bail!("{at}.{field}: required");
+        }
+        Ok(())
+    };
+    Ok(match key {
+        "aws" => {
+            let p: Aws = typed(&value, &at)?;
+            require("region", &p.region)?;
+            for (i, e) in p.service_endpoints.iter().enumerate() {
+                check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
+            }
+            Platform::Aws(p)
+        }
+        "azure" => Platform::Azure(azure(&value, &at)?),
+        "baremetal" => {
+            let mut p: Vips = typed(&value, &at)?;
+            vips(&mut p, &at, true)?;
+            Platform::BareMetal(p)
+        }
+        "gcp" => {
+            let p: Gcp = typed(&value, &at)?;
+            require("projectID", &p.project_id)?;
+            require("region", &p.region)?;
+            Platform::Gcp(p)
+        }
+        "ibmcloud" => {
+            let mut p: IbmCloud = typed(&value, &at)?;
+            p.fill_zones(d)?;
+            require("region", &p.region)?;
+            for (i, e) in p.service_endpoints.iter().enumerate() {
+                check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
+            }
+            Platform::IbmCloud(p)
+        }
+        "none" => Platform::None,
+        "nutanix" => {
+            let mut p: Nutanix = typed(&value, &at)?;
+            require(
+                "prismCentral.endpoint.address",
+                &p.prism_central.endpoint.address,
+            )?;
+            if p.prism_elements.is_empty() {
+                bail!("{at}.prismElements: required (at least one Prism Element)");
+            }
+            vips(&mut p.vips, &at, false)?;
+            Platform::Nutanix(p)
+        }
+        "openstack" => {
+            let mut p: OpenStack = typed(&value, &at)?;
+            vips(&mut p.vips, &at, false)?;
+            Platform::OpenStack(p)
+        }
+        "powervs" => {
+            let p: PowerVs = typed(&value, &at)?;
+            require("region", &p.region)?;
+            require("zone", &p.zone)?;
+            require("powervsResourceGroup", &p.powervs_resource_group)?;
+            for (i, e) in p.service_endpoints.iter().enumerate() {
+                check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
+            }
+            Platform::PowerVs(p)
+        }
+        "vsphere" => Platform::VSphere(Box::new(vsphere::parse(&value, &at, notes)?)),
+        "external" => Platform::External(external(&value, &at)?),
+        other => bail!(
+            "platform.{other}: ccm-render cannot derive the Infrastructure for this platform from an install-config; give the installer's Infrastructure with --infrastructure"
+        ),
+    })
+}
+
+/// The Azure cloud names the installer accepts (`pkg/types/azure`).
+const AZURE_CLOUDS: &[&str] = &[
+    "AzurePublicCloud",
+    "AzureUSGovernmentCloud",
+    "AzureChinaCloud",
+    "AzureGermanCloud",
+    "AzureStackCloud",
+];
+
+fn azure(value: &Value, at: &str) -> Result<Azure> {
+    let mut p: Azure = typed(value, at)?;
+    if p.region.is_empty() {
+        bail!("{at}.region: required");
+    }
+    // pkg/types/azure/defaults: an empty cloud name is the public cloud.
+    if p.cloud_name.is_empty() {
+        p.cloud_name = "AzurePublicCloud".into();
+    }
+    if !AZURE_CLOUDS.contains(&p.cloud_name.as_str()) {
+        bail!(
+            "{at}.cloudName: {:?}: supported values: {}",
+            p.cloud_name,
+            AZURE_CLOUDS.join(", ")
+        );
+    }
+    if p.cloud_name == "AzureStackCloud" {
+        if p.arm_endpoint.is_empty() {
+            bail!("{at}.armEndpoint: required");
+        }
+        https_url(&p.arm_endpoint).map_err(|e| anyhow!("{at}.armEndpoint: {e}"))?;
+    }
+    Ok(p)
+}
+
+/// `platform.external` (`pkg/types/external`): `platformName` defaults to `Unknown` (the API
+/// default the installer's external defaults set), `cloudControllerManager` is `""` or
+/// `External` (its kubebuilder enum).
+fn external(value: &Value, at: &str) -> Result<External> {
+    let mut p: External = typed(value, at)?;
+    if p.platform_name.is_empty() {
+        p.platform_name = "Unknown".into();
+    }
+    if !matches!(
+        p.cloud_controller_manager.as_str(),
+        "" | infrastructure::CCM_EXTERNAL
+    ) {
+        bail!(
+            "{at}.cloudControllerManager: {:?}: supported values: \"\", \"External\"",
+            p.cloud_controller_manager
+        );
+    }
+    Ok(p)
+}
+
+fn check_endpoint(e: &ServiceEndpoint, at: &str) -> Result<()> {
+    if e.name.is_empty() {
+        bail!("{at}.name: required");
+    }
+    https_url(&e.url).map_err(|err| anyhow!("{at}.url: {err}"))
+}
+
+fn https_url(url: &str) -> Result<()> {
+    ccm_catalogue::validate::proxy_url(url)
+        .map_err(|_| anyhow!("{url:?} is not an https:// URL"))?;
+    if !url.starts_with("https://") {
+        bail!("{url:?} is not an https:// URL");
+    }
+    Ok(())
+}
+
+/// The VIP lists: deprecated single values converted, each an IP address, and the lists given
+/// together (`pkg/types/validation/installconfig.go` validateVIPsForPlatform).
+pub(super) fn vips(p: &mut Vips, at: &str, required: bool) -> Result<()> {
+    // upconvertVIP: the single value fills an empty list, and must be in a given one.
+    for (single, list, old, new) in [
+        (&p.api_vip, &mut p.api_vips, "apiVIP", "apiVIPs"),
+        (
+            &p.ingress_vip,
+            &mut p.ingress_vips,
+            "ingressVIP",
+            "ingressVIPs",
+        ),
+    ] {
+        if single.is_empty() {
+            continue;
+        }
+        if list.is_empty() {
+            *list = vec![single.clone()];
+        } else if !list.contains(single) {
+            bail!(
+                "{at}.{old}: {single:?} is not in {at}.{new}: {old} is deprecated; give only {new}"
+            );
+        }
+    }
+    for (field, list) in [("apiVIPs", &p.api_vips), ("ingressVIPs", &p.ingress_vips)] {
+        for (i, vip) in list.iter().enumerate() {
+            net::parse_ip(vip).map_err(|e| anyhow!("{at}.{field}[{i}]: {e}"))?;
+        }
+    }
+    if required && p.api_vips.is_empty() {
+        bail!("{at}.apiVIPs: required");
+    }
+    if p.api_vips.is_empty() != p.ingress_vips.is_empty() {
+        let missing = if p.api_vips.is_empty() {
+            "apiVIPs"
+        } else {
+            "ingressVIPs"
+        };
+        bail!("{at}.{missing}: required when the other VIP list is set");
+    }
+    if let Some(lb) = &p.load_balancer
+        && !matches!(lb.kind.as_str(), "OpenShiftManagedDefault" | "UserManaged")
+    {
+        bail!(
+            "{at}.loadBalancer.type: {:?}: supported values: \"OpenShiftManagedDefault\", \"UserManaged\"",
+            lb.kind
+        );
+    }
+    Ok(())
+}
+
+/// `pkg/validate/validate.go`: `ClusterName` (a DNS-1123 subdomain of at most 54 characters, to
+/// leave room for `*.apps` written as `\052.apps`), `ClusterName1035` on GCP and Azure (starts
+/// with a lower-case letter), `GCPClusterName` (no "goog" prefix, no "google" look-alike), and
+/// on the on-premise platforms no `.` (their DNS and VIP names are built from it).
+pub fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
+    let bad = |why: String| anyhow!("metadata.name: {name:?}: {why}");
+    if name.is_empty() {
+        return Err(anyhow!("metadata.name: required"));
+    }
+    if name.len() > 54 {
+        return Err(bad(format!(
+            "must be no more than 54 characters (is {})",
+            name.len()
+        )));
+    }
+    ccm_catalogue::validate::dns_subdomain(name).map_err(|e| bad(e.to_string()))?;
+    match platform {
+        Platform::Gcp(_) | Platform::Azure(_)
+            if !name.starts_with(|c: char| c.is_ascii_lowercase()) =>
+        {
+            return Err(bad(
+                "cluster name must begin with a lower-case letter".into()
+            ));
+        }
+        _ => {}
+    }
+    if matches!(platform, Platform::Gcp(_)) {
+        let lower = name.to_ascii_lowercase();
+        let google_like = lower.as_bytes().windows(6).any(|w| {
+            w[0] == b'g'
+                && matches!(w[1], b'o' | b'0')
+                && matches!(w[2], b'o' | b'0')
+                && w[3] == b'g'
+                && w[4] == b'l'
+                && w[5] == b'e'
+        });
+        if lower.starts_with("goog") || google_like {
+            return Err(bad(
+                "cluster name must not start with \"goog\" or contain variations of \"google\""
+                    .into(),
+            ));
+        }
+    }
+    if matches!(
+        platform,
+        Platform::VSphere(_)
+            | Platform::BareMetal(_)
+            | Platform::OpenStack(_)
+            | Platform::Nutanix(_)
+    ) && name.contains('.')
+    {
+        return Err(bad("cluster name must not contain '.'".into()));
+    }
+    Ok(())
+}
+
+/// The publish strategies each platform supports (`validatePublishingStrategy`).
+pub fn check_publish(publish: &str, platform: &Platform) -> Result<()> {
+    match publish {
+        "External" => Ok(()),
+        "Internal" => match platform {
+            Platform::Aws(_)
+            | Platform::Azure(_)
+            | Platform::Gcp(_)
+            | Platform::IbmCloud(_)
+            | Platform::PowerVs(_) => Ok(()),
+            other => bail!(
+                "publish: Internal publish strategy is not supported on {:?} platform",
+                other.key()
+            ),
+        },
+        "Mixed" => match platform {
+            Platform::Azure(_) => Ok(()),
+            other => bail!(
+                "publish: mixed publish strategy is not supported on {:?} platform",
+                other.key()
+            ),
+        },
+        other => {
+            bail!("publish: {other:?}: supported values: \"External\", \"Internal\", \"Mixed\"")
+        }
+    }
+}

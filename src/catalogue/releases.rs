@@ -14,7 +14,7 @@
 use ccm_catalogue::releases::Release;
 use ccm_catalogue::releases::data;
 
-use super::Catalogue;
+use super::providers::Catalogue;
 use crate::inputs::infrastructure::Infrastructure;
 use anyhow::{Result, anyhow, bail};
 use ccm_catalogue::compiled::{ProviderEntry, ProviderObjects, Table};
@@ -34,7 +34,7 @@ impl Releases {
         static BUILTIN: OnceLock<std::result::Result<Releases, String>> = OnceLock::new();
         BUILTIN
             .get_or_init(|| {
-                Self::from_table(crate::catalogue::builtin_table()).map_err(|e| format!("{e:#}"))
+                Self::from_table(super::builtin::builtin_table()).map_err(|e| format!("{e:#}"))
             })
             .as_ref()
             .map_err(|e| anyhow!("{e}"))

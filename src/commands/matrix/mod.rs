@@ -26,9 +26,9 @@
 
 pub mod samples;
 
+use super::exit::ExitStatus;
 use crate::catalogue::Releases;
 use crate::catalogue::{Catalogue, Selection};
-use crate::commands::ExitStatus;
 use crate::commands::cli::MatrixArgs;
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::{Change, Plan, Tree};
@@ -347,7 +347,7 @@ pub fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
             bail!("{}: {reason}", shown(case.files.infrastructure.as_ref()))
         }
     }
-    let rendered = crate::commands::render_config(&cfg, catalogue)?;
+    let rendered = super::pipeline::render_config(&cfg, catalogue)?;
     crate::output::tree(&rendered)
 }
 
@@ -397,7 +397,7 @@ fn on_every_core<T: Sync, R: Send>(
 pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     let releases = chosen_releases(&args.release)?;
     crate::output::check_dest(&args.dest_dir)?;
-    let catalogue = crate::commands::load_catalogue(args.provider_dir.as_deref())?;
+    let catalogue = super::pipeline::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs
         && !dir.is_dir()
     {
@@ -488,9 +488,9 @@ fn compare(args: &MatrixArgs, work: &[(&Case, Tree)]) -> Result<ExitStatus> {
         }
     }
     if args.diff {
-        crate::commands::print_stdout(diffs.as_bytes())?;
+        super::term::print_stdout(diffs.as_bytes())?;
     } else {
-        crate::commands::print_stdout(crate::output::diff::check_list(&all).as_bytes())?;
+        super::term::print_stdout(crate::output::diff::check_list(&all).as_bytes())?;
     }
     let files = all
         .entries

@@ -5,8 +5,9 @@
 
 use anyhow::{Result, bail};
 
+use super::context::{Context, Transformed};
 use super::ini::{Ini, Section, parse};
-use super::{Context, NodeIpFamilies, Transformed};
+use ccm_catalogue::releases::behaviour::NodeIpFamilies;
 
 /// How gcfg reads a `[Global]` variable into its Go field.
 #[derive(Clone, Copy, PartialEq, Eq)]

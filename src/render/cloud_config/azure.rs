@@ -7,8 +7,8 @@ use anyhow::{Result, bail};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::context::{Context, Transformed, read_object, require_platform};
 use super::schema::{Field, Kind, Record, always, field};
-use super::{Context, Transformed, read_object, require_platform};
 
 /// Which flavour of Azure the transform serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

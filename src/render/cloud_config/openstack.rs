@@ -4,8 +4,8 @@
 
 use anyhow::{Result, bail};
 
+use super::context::{Context, Transformed, require_platform};
 use super::ini::parse;
-use super::{Context, Transformed, require_platform};
 
 /// `[Global]` keys that select the credentials; only `OpenShift`'s own values can be honoured,
 /// because the transform replaces them with `clouds.yaml`. `None`: must be empty.

@@ -12,9 +12,10 @@ use anyhow::{Result, bail};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::context::{Context, Transformed, read_object, require_platform};
 use super::ini::{self, Section};
 use super::schema::{Field, Kind, Omit, Record, field};
-use super::{Context, KeyOrder, Transformed, read_object, require_platform};
+use ccm_catalogue::releases::behaviour::KeyOrder;
 
 const GLOBAL: &[Field] = &[
     field("user", Kind::Str),

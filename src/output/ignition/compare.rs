@@ -1,7 +1,7 @@
 //! `--check`/`--diff` for `--ignition FILE`: how the config rendered now differs from the one in
 //! FILE, file by file at their node paths. Pure: both configs come in as bytes.
 
-use super::Contents;
+use super::read::Contents;
 use crate::output::{Change, Entry, File, PRIVATE_MODE, Plan};
 use camino::{Utf8Path, Utf8PathBuf};
 

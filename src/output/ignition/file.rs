@@ -2,7 +2,8 @@
 //! crash-safely, through [`crate::output`]) and puts FILE back if the rest of the run fails.
 
 use super::compare::{Comparison, compare};
-use super::{Contents, Options};
+use super::config::Options;
+use super::read::Contents;
 use crate::output::{File, PRIVATE_MODE, Tree};
 use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
@@ -41,7 +42,7 @@ impl Target {
     /// can read (`--check`, `--diff`, which must say what they compare with); otherwise a FILE
     /// that is not one is simply replaced.
     pub fn new(path: &Utf8Path, options: Options, tree: &Tree, strict: bool) -> Result<Self> {
-        let bytes = super::config(tree, options)?;
+        let bytes = super::config::config(tree, options)?;
         let contents = super::files_of(&bytes)?;
         let existing = read_file(path, "--ignition")?;
         let old = match &existing {

@@ -6,6 +6,7 @@
 use anyhow::{Result, bail};
 
 use super::context::{Context, Transformed};
+use super::gcfg;
 use super::ini::{Ini, Section, parse};
 use ccm_catalogue::releases::behaviour::NodeIpFamilies;
 
@@ -201,31 +202,18 @@ fn read_overrides(ini: &Ini, warnings: &mut Vec<String>) -> Result<Vec<Section>>
     Ok(out)
 }
 
-/// gcfg `types.ParseBool`: true/yes/on/1 and false/no/off/0, without case.
+/// A gcfg bool ([`gcfg::parse_bool`]) of `[Global]`, or an error naming the key.
 fn gcfg_bool(value: &str, name: &str) -> Result<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" => Ok(true),
-        "false" | "no" | "off" | "0" => Ok(false),
-        _ => bail!("[Global] {name} is {value:?}; expected true or false (yes/no, on/off, 1/0)"),
-    }
+    gcfg::parse_bool(value).ok_or_else(|| {
+        anyhow::anyhow!(
+            "[Global] {name} is {value:?}; expected true or false (yes/no, on/off, 1/0)"
+        )
+    })
 }
 
-/// gcfg's default for Go ints: decimal, or hexadecimal with a `0x` prefix.
+/// A gcfg int ([`gcfg::parse_int`]) of `[Global]` that fits Go's int32, or an error naming the key.
 fn gcfg_int(value: &str, name: &str) -> Result<i32> {
-    let (negative, digits) = match value.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, value.strip_prefix('+').unwrap_or(value)),
-    };
-    let parsed = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        Some(hex) => i64::from_str_radix(hex, 16),
-        None => digits.parse::<i64>(),
-    };
-    parsed
-        .ok()
-        .map(|n| if negative { -n } else { n })
+    gcfg::parse_int(value)
         .and_then(|n| i32::try_from(n).ok())
         .ok_or_else(|| anyhow::anyhow!("[Global] {name} is {value:?}; expected a whole number"))
 }

@@ -4,10 +4,10 @@
 //! would: compact, in struct order, zero values of `omitempty` fields left out.
 
 use anyhow::{Result, bail};
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::context::{Context, Transformed, read_object, require_platform};
+use super::infrastructure::Infrastructure;
 use super::schema::{Field, Kind, Record, always, field};
 
 /// Which flavour of Azure the transform serves.
@@ -156,30 +156,6 @@ const CONFIG: &[Field] = &[
     field("clusterServiceSharedLoadBalancerHealthProbePort", Kind::Int),
     field("clusterServiceSharedLoadBalancerHealthProbePath", Kind::Str),
 ];
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Infrastructure {
-    status: Option<Status>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Status {
-    platform_status: Option<PlatformStatus>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct PlatformStatus {
-    azure: Option<AzureStatus>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct AzureStatus {
-    cloud_name: Option<String>,
-}
 
 /// The Azure (`Cloud::Public`) or Azure Stack Hub (`Cloud::Stack`) transform.
 pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Transformed> {

@@ -1,6 +1,7 @@
 //! What every transform reads and returns, and the checks they share: the [`Context`] a
 //! transform may read, the [`Transformed`] result, and the platform check.
 
+use super::infrastructure::Infrastructure;
 use anyhow::{Result, bail};
 use ccm_catalogue::releases::behaviour::CloudConfig as Behaviour;
 use serde::Deserialize;
@@ -26,27 +27,6 @@ pub struct Transformed {
     pub warnings: Vec<String>,
 }
 
-/// The slice of the Infrastructure every transform checks: its platform.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct PlatformOnly {
-    status: Option<PlatformOnlyStatus>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct PlatformOnlyStatus {
-    platform: Option<String>,
-    platform_status: Option<PlatformType>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct PlatformType {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-}
-
 /// Reads the part of an Infrastructure or Network object that `T` describes (unknown fields are
 /// ignored, `null` reads as absent).
 pub(super) fn read_object<'a, T: Deserialize<'a>>(
@@ -59,7 +39,7 @@ pub(super) fn read_object<'a, T: Deserialize<'a>>(
 /// Fails unless the Infrastructure's platform is `expected`. CCCMO reads
 /// `status.platformStatus.type`; clusters older than platformStatus only have `status.platform`.
 pub(super) fn require_platform(ctx: &Context<'_>, expected: &str, transform: &str) -> Result<()> {
-    let infra: PlatformOnly = read_object(ctx.infrastructure, "Infrastructure")?;
+    let infra: Infrastructure = read_object(ctx.infrastructure, "Infrastructure")?;
     let status = infra.status.unwrap_or_default();
     let actual = status
         .platform_status

@@ -14,6 +14,8 @@
 mod aws;
 mod azure;
 mod context;
+mod gcfg;
+mod infrastructure;
 mod ini;
 mod openstack;
 mod schema;

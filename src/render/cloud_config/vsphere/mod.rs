@@ -9,281 +9,25 @@
 use std::net::IpAddr;
 
 use anyhow::{Result, bail};
-use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Transformed, read_object, require_platform};
+use super::gcfg;
+use super::infrastructure::{
+    FailureDomain, Infrastructure, Network, NodeNetworking, VCenterSpec, VSphereStatus,
+};
 use super::ini::{self, Section};
-use super::schema::{Field, Kind, Omit, Record, field};
+mod fields;
+
+use super::schema::Record;
 use ccm_catalogue::releases::behaviour::KeyOrder;
-
-const GLOBAL: &[Field] = &[
-    field("user", Kind::Str),
-    field("password", Kind::Str),
-    field("server", Kind::Str),
-    field("port", Kind::Uint),
-    field("insecureFlag", Kind::Bool),
-    field("datacenters", Kind::StrList),
-    field("soapRoundtripCount", Kind::Uint),
-    field("caFile", Kind::Str),
-    field("thumbprint", Kind::Str),
-    field("secretName", Kind::Str),
-    field("secretNamespace", Kind::Str),
-    field("secretsDirectory", Kind::Str),
-    field("apiDisable", Kind::Bool),
-    field("apiBinding", Kind::Str),
-    field("ipFamily", Kind::StrList),
-];
-
-const VCENTER: &[Field] = &[
-    field("user", Kind::Str),
-    field("password", Kind::Str),
-    field("server", Kind::Str),
-    field("port", Kind::Uint),
-    field("insecureFlag", Kind::Bool),
-    field("datacenters", Kind::StrList),
-    field("soapRoundtripCount", Kind::Uint),
-    field("caFile", Kind::Str),
-    field("thumbprint", Kind::Str),
-    field("secretName", Kind::Str),
-    field("secretNamespace", Kind::Str),
-    field("ipFamily", Kind::StrList),
-];
-
-const LABELS: &[Field] = &[field("zone", Kind::Str), field("region", Kind::Str)];
-
-const NODES: &[Field] = &[
-    field("internalNetworkSubnetCidr", Kind::Str),
-    field("externalNetworkSubnetCidr", Kind::Str),
-    field("internalVmNetworkName", Kind::Str),
-    field("externalVmNetworkName", Kind::Str),
-    field("excludeInternalNetworkSubnetCidr", Kind::Str),
-    field("excludeExternalNetworkSubnetCidr", Kind::Str),
-];
-
-/// `CPIConfig`: `global` is always written; empty `labels` and `nodes` are left out.
-const CONFIG: &[Field] = &[
-    field("global", Kind::Struct(GLOBAL)),
-    field("vcenter", Kind::StructMap(VCENTER)),
-    Field {
-        name: "labels",
-        kind: Kind::Struct(LABELS),
-        omit: Omit::Zero,
-    },
-    Field {
-        name: "nodes",
-        kind: Kind::Struct(NODES),
-        omit: Omit::Zero,
-    },
-];
-
-/// The vCenter settings a rebuilt `vcenter` entry keeps from the source: credentials and TLS.
-/// Where the vCenter is and what it serves come from the Infrastructure; the IP family from
-/// `global` (CCCMO keeps none of them, spec §9.2).
-const VCENTER_KEPT: &[&str] = &[
-    "user",
-    "password",
-    "insecureFlag",
-    "soapRoundtripCount",
-    "caFile",
-    "thumbprint",
-    "secretName",
-    "secretNamespace",
-];
-
-/// How library-go reads an INI variable (`ini.go`), and the YAML field it becomes.
-#[derive(Clone, Copy)]
-enum IniKind {
-    Str,
-    /// gcfg bool.
-    Bool,
-    /// gcfg uint: decimal or `0x` hexadecimal.
-    Uint,
-    /// A string parsed with `strconv.Atoi`; empty is 0.
-    Port,
-    /// Comma-separated, trimmed.
-    List,
-    /// One value that becomes a one-item list.
-    One,
-}
-
-/// `[Global]` and `[VirtualCenter "…"]` variables; the `bool` marks those only `[Global]` has.
-const SERVER_INI: &[(&str, &str, IniKind, bool)] = &[
-    ("user", "user", IniKind::Str, false),
-    ("password", "password", IniKind::Str, false),
-    ("server", "server", IniKind::Str, false),
-    ("port", "port", IniKind::Port, false),
-    ("insecure-flag", "insecureFlag", IniKind::Bool, false),
-    ("datacenters", "datacenters", IniKind::List, false),
-    (
-        "soap-roundtrip-count",
-        "soapRoundtripCount",
-        IniKind::Uint,
-        false,
-    ),
-    ("ca-file", "caFile", IniKind::Str, false),
-    ("thumbprint", "thumbprint", IniKind::Str, false),
-    ("secret-name", "secretName", IniKind::Str, false),
-    ("secret-namespace", "secretNamespace", IniKind::Str, false),
-    ("secrets-directory", "secretsDirectory", IniKind::Str, true),
-    ("api-disable", "apiDisable", IniKind::Bool, true),
-    ("api-binding", "apiBinding", IniKind::Str, true),
-    ("ip-family", "ipFamily", IniKind::One, false),
-];
-
-const LABELS_INI: &[(&str, &str, IniKind, bool)] = &[
-    ("zone", "zone", IniKind::Str, false),
-    ("region", "region", IniKind::Str, false),
-];
-
-const NODES_INI: &[(&str, &str, IniKind, bool)] = &[
-    (
-        "internal-network-subnet-cidr",
-        "internalNetworkSubnetCidr",
-        IniKind::Str,
-        false,
-    ),
-    (
-        "external-network-subnet-cidr",
-        "externalNetworkSubnetCidr",
-        IniKind::Str,
-        false,
-    ),
-    (
-        "internal-vm-network-name",
-        "internalVmNetworkName",
-        IniKind::Str,
-        false,
-    ),
-    (
-        "external-vm-network-name",
-        "externalVmNetworkName",
-        IniKind::Str,
-        false,
-    ),
-    (
-        "exclude-internal-network-subnet-cidr",
-        "excludeInternalNetworkSubnetCidr",
-        IniKind::Str,
-        false,
-    ),
-    (
-        "exclude-external-network-subnet-cidr",
-        "excludeExternalNetworkSubnetCidr",
-        IniKind::Str,
-        false,
-    ),
-];
+use fields::{CONFIG, IniKind, LABELS_INI, NODES_INI, SERVER_INI, VCENTER_KEPT};
 
 /// CCCMO: the vSphere tag categories `OpenShift`'s installer creates for failure domains.
 const ZONE_LABEL: &str = "openshift-zone";
 const REGION_LABEL: &str = "openshift-region";
 /// CCCMO: OVN-Kubernetes' internal address, never a node address.
 const OVN_INTERNAL: &str = "fd69::2/128";
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Infrastructure {
-    spec: Option<Spec>,
-    status: Option<Status>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Spec {
-    platform_spec: Option<PlatformSpec>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct PlatformSpec {
-    vsphere: Option<VSphereSpec>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct VSphereSpec {
-    vcenters: Option<Vec<VCenterSpec>>,
-    failure_domains: Option<Vec<FailureDomain>>,
-    node_networking: Option<NodeNetworking>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct VCenterSpec {
-    server: Option<String>,
-    port: Option<i64>,
-    datacenters: Option<Vec<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct FailureDomain {
-    name: Option<String>,
-    server: Option<String>,
-    topology: Option<Topology>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Topology {
-    datacenter: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct NodeNetworking {
-    external: Option<NodeNetwork>,
-    internal: Option<NodeNetwork>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct NodeNetwork {
-    network: Option<String>,
-    // openshift/api spells these `networkSubnetCidr`; Go's encoding/json matches field names
-    // case-insensitively, so CCCMO also reads the `…CIDR` spelling (the conformance inputs use it).
-    #[serde(rename = "networkSubnetCidr", alias = "networkSubnetCIDR")]
-    network_subnet_cidr: Option<Vec<String>>,
-    #[serde(
-        rename = "excludeNetworkSubnetCidr",
-        alias = "excludeNetworkSubnetCIDR"
-    )]
-    exclude_network_subnet_cidr: Option<Vec<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Status {
-    platform_status: Option<PlatformStatus>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct PlatformStatus {
-    vsphere: Option<VSphereStatus>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct VSphereStatus {
-    #[serde(rename = "apiServerInternalIPs")]
-    api_server_internal_ips: Option<Vec<String>>,
-    #[serde(rename = "ingressIPs")]
-    ingress_ips: Option<Vec<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Network {
-    spec: Option<NetworkSpec>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct NetworkSpec {
-    service_network: Option<Vec<String>>,
-}
 
 /// The config being transformed: each part as the JSON object its YAML form is.
 #[derive(Debug, Default)]
@@ -463,10 +207,10 @@ fn ini_values(
             (IniKind::Bool, None) => Value::Bool(true),
             (_, None) => bail!("{header} {ini_name} has no value"),
             (IniKind::Str, Some(v)) => Value::from(v),
-            (IniKind::Bool, Some(v)) => Value::Bool(gcfg_bool(v).ok_or_else(|| {
+            (IniKind::Bool, Some(v)) => Value::Bool(gcfg::parse_bool(v).ok_or_else(|| {
                 anyhow::anyhow!("{header} {ini_name} is {v:?}; expected true or false")
             })?),
-            (IniKind::Uint, Some(v)) => Value::from(gcfg_uint(v).ok_or_else(|| {
+            (IniKind::Uint, Some(v)) => Value::from(gcfg::parse_uint(v).ok_or_else(|| {
                 anyhow::anyhow!("{header} {ini_name} is {v:?}; expected a whole number")
             })?),
             (IniKind::Port, Some(v)) => Value::from(atoi_port(v).ok_or_else(|| {
@@ -484,24 +228,6 @@ fn ini_values(
         out.insert(name.to_owned(), value);
     }
     Ok(out)
-}
-
-fn gcfg_bool(value: &str) -> Option<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" => Some(true),
-        "false" | "no" | "off" | "0" => Some(false),
-        _ => None,
-    }
-}
-
-fn gcfg_uint(value: &str) -> Option<u64> {
-    match value
-        .strip_prefix("0x")
-        .or_else(|| value.strip_prefix("0X"))
-    {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => value.strip_prefix('+').unwrap_or(value).parse().ok(),
-    }
 }
 
 /// library-go `parseUIntOrZero`: "" is 0, otherwise a non-negative decimal.

@@ -15,6 +15,7 @@
 
 mod cloud_provider_config;
 pub mod facts;
+mod go_json;
 pub mod infra_id;
 mod infrastructure;
 mod net;
@@ -180,9 +181,10 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     parse(&docs.remove(0)).map_err(|err| anyhow!("{origin}: {err}"))
 }
 
-/// Reads the install-config's fields into typed records, naming the field of a wrong type.
+/// Reads the install-config's fields into typed records, keys matched to fields as the
+/// installer's decoder matches them (`go_json`), naming the field of a wrong type.
 fn typed<T: serde::de::DeserializeOwned>(value: &Value, at: &str) -> Result<T> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
+    go_json::deserialize(value).map_err(|err| {
         let field = err.path().to_string();
         let inner = err.into_inner();
         match (at.is_empty(), field == ".") {
@@ -223,7 +225,8 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     crate::validate::dns_subdomain(&cluster_domain)
         .map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
 
-    let (control_plane_replicas, arbiter_replicas, compute_replicas) = replicas(&d)?;
+    let (control_plane_replicas, arbiter_replicas, compute_replicas) =
+        replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
     let networking = d.networking.clone().unwrap_or_default();
     let machine_networks = machine_networks(&networking, &platform)?;
     let networks = network::parse(&networking, &platform, machine_networks.as_deref())?;
@@ -350,7 +353,7 @@ fn sort_keys(value: Value) -> Value {
 /// Control plane, arbiter and compute replicas, with the installer's defaults
 /// (`pkg/types/defaults`: 3 for the control plane and for compute pools, 0 for the `edge` and
 /// `arbiter` pools, and on bare metal the hosts that are not masters).
-fn replicas(d: &Document) -> Result<(i64, i64, i64)> {
+fn replicas(d: &Document, bare_metal: bool) -> Result<(i64, i64, i64)> {
     let control_plane = d
         .control_plane
         .as_ref()
@@ -388,7 +391,7 @@ fn replicas(d: &Document) -> Result<(i64, i64, i64)> {
         };
         let n = match pool.replicas {
             Some(n) => n,
-            None if d.platform.contains_key("baremetal") && pool.name == "worker" => bail!(
+            None if bare_metal && pool.name == "worker" => bail!(
                 "compute[{i}].replicas: required on bare metal (the installer counts the hosts, which ccm-render does not read)"
             ),
             None => default,

@@ -9,10 +9,10 @@
 use super::types::Document;
 use super::{
     Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
-    Vips, infrastructure, net, typed, vsphere,
+    Vips, go_json, infrastructure, net, typed, vsphere,
 };
 use anyhow::{Result, anyhow, bail};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The platform keys the installer accepts (`types.PlatformNames`, newest validation message).
 pub const PLATFORMS: &[&str] = &[
@@ -65,11 +65,22 @@ impl Platform {
     }
 }
 
-/// Reads the one platform of the document (`notes` gets the deprecation warnings of its
-/// conversion).
-pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
-    let keys: Vec<&String> = d.platform.keys().collect();
-    for key in &keys {
+/// A `platform` object's entries keyed as the installer's decoder reads them into
+/// `types.Platform` (or a machine pool's `MachinePoolPlatform`, which has the same JSON names):
+/// `vSphere` is `vsphere`, and `aws` given twice in two cases is one platform (see `go_json`).
+/// Keys that name no platform keep their own spelling.
+pub(super) fn keys(map: &Map<String, Value>) -> Vec<(String, Value)> {
+    go_json::group(map, PLATFORMS)
+        .into_iter()
+        .map(|(key, value)| (key, value.into_owned()))
+        .collect()
+}
+
+/// The one platform key of the document and its value (`{}` for `null`), refusing unknown
+/// platforms and more than one.
+fn the_one(d: &Document) -> Result<(String, Value)> {
+    let mut platforms = keys(&d.platform);
+    for (key, _) in &platforms {
         if !PLATFORMS.contains(&key.as_str()) {
             bail!(
                 "platform.{key}: unknown platform (known: {})",
@@ -77,26 +88,32 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             );
         }
     }
-    let [key] = keys.as_slice() else {
-        if keys.is_empty() {
-            bail!(
-                "platform: must specify one of the platforms ({})",
-                PLATFORMS.join(", ")
-            );
-        }
-        bail!(
+    match platforms.len() {
+        0 => bail!(
+            "platform: must specify one of the platforms ({})",
+            PLATFORMS.join(", ")
+        ),
+        1 => {}
+        _ => bail!(
             "platform: must only specify a single type of platform; cannot use both {:?} and {:?}",
-            keys[0],
-            keys[1]
-        );
-    };
-    let key = key.as_str();
-    let value = d.platform.get(key).cloned().unwrap_or(Value::Null);
+            platforms[0].0,
+            platforms[1].0
+        ),
+    }
+    let (key, value) = platforms.remove(0);
     let value = if value.is_null() {
         Value::Object(serde_json::Map::new())
     } else {
         value
     };
+    Ok((key, value))
+}
+
+/// Reads the one platform of the document (`notes` gets the deprecation warnings of its
+/// conversion).
+pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
+    let (key, value) = the_one(d)?;
+    let key = key.as_str();
     let at = format!("platform.{key}");
     let require = |field: &str, v: &str| -> Result<()> {
         if v.is_empty() {
@@ -137,6 +154,7 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
         "none" => Platform::None,
         "nutanix" => {
             let mut p: Nutanix = typed(&value, &at)?;
+            p.vips = typed(&value, &at)?;
             require(
                 "prismCentral.endpoint.address",
                 &p.prism_central.endpoint.address,
@@ -149,6 +167,7 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
         }
         "openstack" => {
             let mut p: OpenStack = typed(&value, &at)?;
+            p.vips = typed(&value, &at)?;
             vips(&mut p.vips, &at, false)?;
             Platform::OpenStack(p)
         }

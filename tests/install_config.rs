@@ -241,6 +241,8 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
             s(&emit),
             "--network".into(),
             s(&emit),
+            "--feature-gate".into(),
+            s(&emit),
         ]);
         match (c.cloud_config, &config_map) {
             (Some(config), _) => args.extend(["--cloud-config".into(), s(&testdata(config))]),

@@ -15,6 +15,7 @@
 
 mod cloud_provider_config;
 pub mod facts;
+mod feature_gate;
 mod go_json;
 pub mod infra_id;
 mod infrastructure;
@@ -73,6 +74,8 @@ pub struct InstallConfig {
     pub cpu_partitioning_all_nodes: bool,
     /// Whether the `VSphereMultiNetworks` gate is on for this install-config's feature set.
     pub vsphere_multi_networks: bool,
+    /// `featureSet` and `featureGates`.
+    pub features: feature_gate::Selection,
     /// Whether image mirrors are configured (`imageDigestSources`, `imageContentSources`).
     pub has_image_mirrors: bool,
     /// The document in a canonical text form, the input of the stable infrastructure name.
@@ -115,6 +118,10 @@ pub struct Derived {
     pub proxy: Value,
     /// `manifests/cluster-network-02-config.yml`.
     pub network: Value,
+    /// `openshift/99_feature-gate.yaml`: the FeatureGate of `featureSet` and `featureGates`.
+    pub feature_gate: Value,
+    /// How the install-config names its feature set, for messages.
+    pub feature_set: String,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
     pub notes: Vec<String>,
@@ -122,16 +129,16 @@ pub struct Derived {
 
 impl Derived {
     /// The derived objects as one YAML stream (Infrastructure, then the cloud-provider-config
-    /// ConfigMap when derived, then the Proxy and the Network): what `--emit-infrastructure`
-    /// writes. Each `--infrastructure`, `--cloud-config`, `--proxy` and `--network` picks its
-    /// object out of it by kind.
+    /// ConfigMap when derived, then the Proxy, the Network and the FeatureGate): what
+    /// `--emit-infrastructure` writes. Each `--infrastructure`, `--cloud-config`, `--proxy`,
+    /// `--network` and `--feature-gate` picks its object out of it by kind.
     pub fn to_yaml_stream(&self) -> Result<String> {
         let mut out = crate::yaml::to_string(&self.infrastructure)?;
-        for object in self
-            .cloud_provider_config
-            .iter()
-            .chain([&self.proxy, &self.network])
-        {
+        for object in self.cloud_provider_config.iter().chain([
+            &self.proxy,
+            &self.network,
+            &self.feature_gate,
+        ]) {
             out.push_str("---\n");
             out.push_str(&crate::yaml::to_string(object)?);
         }
@@ -253,7 +260,14 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     if let Some(p) = &d.proxy {
         proxy::check(p)?;
     }
-    let vsphere_multi_networks = vsphere_multi_networks(&d)?;
+    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
+    // VSphereMultiNetworks is in the Default, OKD, TechPreview and DevPreview feature sets
+    // (`openshift/api:features/features.go`); only CustomNoUpgrade can turn it off.
+    let vsphere_multi_networks = !(features.feature_set == "CustomNoUpgrade"
+        && features
+            .disabled
+            .iter()
+            .any(|g| g == "VSphereMultiNetworks"));
     let canonical = serde_json::to_string(doc).unwrap_or_default();
     Ok(InstallConfig {
         name: d.metadata.name.clone(),
@@ -270,6 +284,7 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         publish,
         cpu_partitioning_all_nodes: d.cpu_partitioning_mode == "AllNodes",
         vsphere_multi_networks,
+        features,
         has_image_mirrors: !d.image_digest_sources.is_empty()
             || !d.image_content_sources.is_empty(),
         canonical,
@@ -328,6 +343,8 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         cloud_provider_config: cloud_provider_config.map(sort_keys),
         proxy,
         network: sort_keys(network::derive(&ic.networks)),
+        feature_gate: sort_keys(ic.features.manifest()),
+        feature_set: ic.features.describe(),
         notes,
     })
 }
@@ -448,26 +465,6 @@ fn machine_networks(n: &types::Networking, platform: &Platform) -> Result<Option
         return Ok(None);
     }
     Ok(Some(vec!["10.0.0.0/16".to_string()]))
-}
-
-/// `VSphereMultiNetworks` is in the Default, OKD, TechPreview and DevPreview feature sets
-/// (`openshift/api:features/features.go`); only `CustomNoUpgrade` can turn it off.
-fn vsphere_multi_networks(d: &Document) -> Result<bool> {
-    match d.feature_set.as_str() {
-        "" | "Default" | "OKD" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade" => {
-            if !d.feature_gates.is_empty() {
-                bail!(
-                    "featureGates: custom features can only be used with the CustomNoUpgrade feature set"
-                );
-            }
-            Ok(true)
-        }
-        "CustomNoUpgrade" => Ok(!d
-            .feature_gates
-            .iter()
-            .any(|g| g.replace(' ', "") == "VSphereMultiNetworks=false")),
-        other => bail!("featureSet: {other:?} is not a known feature set"),
-    }
 }
 
 #[cfg(test)]

@@ -221,7 +221,11 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         );
     }
     let mut notes = Vec::new();
+    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
     let platform = platform::parse(&d, &mut notes)?;
+    // Before the networks: a dual-stack example without its feature set is refused naming the
+    // gate, as the installer's feature-gate validation does, not the networks.
+    platform::check_gates(&platform, &features)?;
     platform::check_cluster_name(&d.metadata.name, &platform)?;
     let base_domain = d.base_domain.strip_suffix('.').unwrap_or(&d.base_domain);
     if base_domain.is_empty() {
@@ -260,7 +264,6 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     if let Some(p) = &d.proxy {
         proxy::check(p)?;
     }
-    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
     // VSphereMultiNetworks is in the Default, OKD, TechPreview and DevPreview feature sets
     // (`openshift/api:features/features.go`); only CustomNoUpgrade can turn it off.
     let vsphere_multi_networks = !(features.feature_set == "CustomNoUpgrade"

@@ -160,6 +160,12 @@ pub struct Aws {
     pub propagate_user_tags: bool,
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub user_provisioned_dns: String,
+    /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub ip_family: String,
+    /// `Classic` or `NLB`; defaults to `NLB` for dual stack (`super::platform`).
+    #[serde(default, rename = "lbType", deserialize_with = "nullable")]
+    pub lb_type: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -181,6 +187,9 @@ pub struct Azure {
     pub compute_subnet: String,
     #[serde(default, deserialize_with = "nullable")]
     pub user_tags: BTreeMap<String, String>,
+    /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub ip_family: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

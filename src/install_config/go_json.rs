@@ -1,7 +1,7 @@
 //! The install-config's keys matched to fields as the installer's decoder matches them.
 //!
 //! The installer reads `install-config.yaml` with `sigs.k8s.io/yaml` `UnmarshalStrict`
-//! (`pkg/asset/installconfig/installconfig.go` `loadFromFile`), which converts the YAML to a Go
+//! (`pkg/asset/installconfig/installconfig.go` @44e4d562 `loadFromFile`), which converts the YAML to a Go
 //! `map[string]interface{}`, marshals that to JSON (`yaml.go` `yamlToJSONTarget` @1e5b47d3:
 //! `json.Marshal` writes a map's keys sorted byte by byte) and decodes the JSON with Go's
 //! `encoding/json`. For a struct, `encoding/json` takes each key of the object in turn and looks

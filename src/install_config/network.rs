@@ -290,7 +290,7 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
 /// `super::platform::check_gates`). The cluster and service networks list both families, the
 /// primary one first (OpenShift's Network documentation: on AWS "the order of addresses must
 /// match the dual-stack configuration you selected"); the machine network may hold IPv4 only
-/// (installer `docs/user/aws/customization.md`: with an installer-made VPC the installer adds
+/// (installer `docs/user/aws/customization.md` @e2678919: with an installer-made VPC the installer adds
 /// the VPC's Amazon-provided IPv6 block itself).
 fn cloud_dual_stack(
     platform: &Platform,

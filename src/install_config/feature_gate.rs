@@ -4,11 +4,11 @@
 //!
 //! Sources: `openshift/installer` `pkg/asset/manifests/featuregate.go` @00a99cbd (the object:
 //! `spec.featureSet` from `featureSet`, `spec.customNoUpgrade` from `featureGates`, which "can
-//! only be used with the CustomNoUpgrade feature set"), `pkg/types/featuregates/featuregates.go`
-//! @f6685042
-//! (`GenerateCustomFeatures`: each entry `<FeatureName>=<Enabled>`, `strconv.ParseBool`;
-//! `FeatureGateFromFeatureSets`: with CustomNoUpgrade exactly the listed gates are on) and
-//! `openshift/api` `config/v1/types_feature.go` (the feature sets; `Default` is `""`).
+//! only be used with the CustomNoUpgrade feature set"),
+//! `pkg/types/featuregates/featuregates.go` @f6685042 (`GenerateCustomFeatures`: each entry
+//! `<FeatureName>=<Enabled>`, `strconv.ParseBool`; `FeatureGateFromFeatureSets`: with
+//! CustomNoUpgrade exactly the listed gates are on) and `openshift/api`
+//! `config/v1/types_feature.go` (the feature sets; `Default` is `""`).
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};

@@ -241,6 +241,8 @@ fn every_platform_derives_what_the_installer_writes_and_renders_the_same_from_it
             s(&emit),
             "--network".into(),
             s(&emit),
+            "--feature-gate".into(),
+            s(&emit),
         ]);
         match (c.cloud_config, &config_map) {
             (Some(config), _) => args.extend(["--cloud-config".into(), s(&testdata(config))]),
@@ -1216,4 +1218,510 @@ fn oci_and_digitalocean_run_their_pinned_vendor_images_when_images_json_lacks_th
             .collect();
         assert_eq!(images, [image, image], "{dir}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The install-config as the installer reads it: keys in other cases, the feature set, dual stack
+// on AWS and Azure, and the shapes of the installer's docs/user examples
+// (testdata/install-config/docs/).
+
+/// `text` with the platform section's key (and, for AWS, `region`) written `to`.
+fn platform_key_written(text: &str, from: &str, to: &str) -> String {
+    let old = format!("\nplatform:\n  {from}:\n");
+    assert!(text.contains(&old), "no platform.{from} in the case");
+    text.replace(&old, &format!("\nplatform:\n  {to}:\n"))
+}
+
+/// A case's args with its install-config replaced by `file`.
+fn case_args_with(c: &Case, file: &Path, dest: &Path, emit: &Path) -> Vec<String> {
+    let original = s(&case_file(c.dir, "install-config.yaml"));
+    install_config_args(c, dest, emit)
+        .into_iter()
+        .map(|a| if a == original { s(file) } else { a })
+        .collect()
+}
+
+/// Renders case `c` with its install-config text `text`: exit status, stderr, the emitted
+/// objects and the tree.
+fn render_case_text(
+    c: &Case,
+    text: &str,
+    extra: &[&str],
+) -> (
+    Option<i32>,
+    String,
+    Vec<Value>,
+    std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let file = work.path().join("install-config.yaml");
+    std::fs::write(&file, text).expect("write");
+    let dest = work.path().join("out");
+    let emit = work.path().join("derived.yaml");
+    let mut args = case_args_with(c, &file, &dest, &emit);
+    args.extend(extra.iter().map(ToString::to_string));
+    let out = run(&args);
+    let docs = std::fs::read_to_string(&emit)
+        .map(|t| parse_all(&t))
+        .unwrap_or_default();
+    let tree = if dest.exists() {
+        read_tree(&dest)
+    } else {
+        std::collections::BTreeMap::new()
+    };
+    (out.status.code(), stderr(&out), docs, tree)
+}
+
+#[test]
+fn platform_keys_in_other_cases_render_as_their_lower_case_forms() {
+    // vSphere: and powerVS: as the vSphere and PowerVS docs write them; AWS: with Region:.
+    let variants: [(&str, &str, &str, Edit); 4] = [
+        ("vsphere", "vsphere", "vSphere", Box::new(|t| t)),
+        ("vsphere-legacy", "vsphere", "VSphere", Box::new(|t| t)),
+        ("powervs", "powervs", "powerVS", Box::new(|t| t)),
+        (
+            "aws",
+            "aws",
+            "AWS",
+            Box::new(|t: String| t.replace("    region: us-east-2\n", "    Region: us-east-2\n")),
+        ),
+    ];
+    for (dir, from, to, more) in variants {
+        let c = case_named(dir);
+        let text = std::fs::read_to_string(case_file(dir, "install-config.yaml")).expect("read");
+        let (code, err, lower_docs, lower_tree) = render_case_text(c, &text, &[]);
+        assert_eq!(code, Some(0), "{dir}: {err}");
+        let other = more(platform_key_written(&text, from, to));
+        assert_ne!(other, text);
+        let (code, err, docs, tree) = render_case_text(c, &other, &[]);
+        assert_eq!(code, Some(0), "{dir} with {to}: {err}");
+        // The stable infrastructure name is not at stake: --infrastructure-name is given.
+        assert_eq!(docs, lower_docs, "{dir} with {to}: derived objects");
+        assert_eq!(tree, lower_tree, "{dir} with {to}: rendered tree");
+        assert!(!tree.is_empty(), "{dir}");
+    }
+}
+
+/// The `key: value` lines of the `[Global]` section of a cloud.conf, in order.
+fn global_lines(conf: &[u8]) -> Vec<(String, String)> {
+    String::from_utf8(conf.to_vec())
+        .expect("UTF-8")
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect()
+}
+
+fn docs_example(name: &str) -> PathBuf {
+    root().join("testdata/install-config/docs").join(name)
+}
+
+/// Renders a docs example with `extra` flags into a fresh folder: status, stderr, the emitted
+/// objects and the tree.
+fn render_docs_example(
+    file: &Path,
+    extra: &[&str],
+) -> (
+    Option<i32>,
+    String,
+    Vec<Value>,
+    std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let dest = work.path().join("out");
+    let emit = work.path().join("derived.yaml");
+    let mut args = common_args(&dest);
+    args.extend([
+        "--install-config".into(),
+        s(file),
+        "--infrastructure-name".into(),
+        "test-abcde".into(),
+        "--emit-infrastructure".into(),
+        s(&emit),
+    ]);
+    args.extend(extra.iter().map(ToString::to_string));
+    let out = run(&args);
+    let docs = std::fs::read_to_string(&emit)
+        .map(|t| parse_all(&t))
+        .unwrap_or_default();
+    let tree = if dest.exists() {
+        read_tree(&dest)
+    } else {
+        std::collections::BTreeMap::new()
+    };
+    (out.status.code(), stderr(&out), docs, tree)
+}
+
+fn cidrs(list: &Value) -> Vec<String> {
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| {
+            e.get("cidr")
+                .unwrap_or(e)
+                .as_str()
+                .expect("a CIDR")
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn aws_dual_stack_examples_render_with_the_feature_set() {
+    for (name, family, first, release_lines) in [
+        (
+            "aws-dualstack-ipv6-primary.yaml",
+            "DualStackIPv6Primary",
+            ["fd01::/48", "fd02::/112"],
+            ["ipv6", "ipv4"],
+        ),
+        (
+            "aws-dualstack-existing-vpc-proxy.yaml",
+            "DualStackIPv4Primary",
+            ["10.128.0.0/14", "172.30.0.0/16"],
+            ["ipv4", "ipv6"],
+        ),
+    ] {
+        let (code, err, docs, tree) = render_docs_example(&docs_example(name), &[]);
+        assert_eq!(code, Some(0), "{name}: {err}");
+        let infra = by_kind(&docs, "Infrastructure").expect("Infrastructure");
+        assert_eq!(
+            infra["status"]["platformStatus"]["aws"]["ipFamily"], family,
+            "{name}"
+        );
+        assert_eq!(
+            infra["status"]["platformStatus"]["aws"]["region"],
+            "us-west-2"
+        );
+        let network = by_kind(&docs, "Network").expect("Network");
+        let cluster = cidrs(&network["spec"]["clusterNetwork"]);
+        let service = cidrs(&network["spec"]["serviceNetwork"]);
+        assert_eq!(cluster.len(), 2, "{name}: both families");
+        assert_eq!(service.len(), 2, "{name}: both families");
+        assert_eq!(
+            [cluster[0].as_str(), service[0].as_str()],
+            first,
+            "{name}: primary first"
+        );
+        let fg = by_kind(&docs, "FeatureGate").expect("FeatureGate");
+        assert_eq!(fg["spec"]["featureSet"], "TechPreviewNoUpgrade");
+        // The installer's cloud-provider-config: one NodeIPFamilies key per family, primary
+        // first; the newest release keeps them as separate keys.
+        let config_map = by_kind(&docs, "ConfigMap").expect("cloud-provider-config");
+        let want = format!(
+            "[Global]\nNodeIPFamilies={}\nNodeIPFamilies={}\n",
+            release_lines[0], release_lines[1]
+        );
+        assert_eq!(config_map["data"]["config"], want.as_str(), "{name}");
+        let families: Vec<String> = global_lines(&tree["config/cloud.conf"])
+            .into_iter()
+            .filter(|(k, _)| k == "NodeIPFamilies")
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(families, release_lines, "{name}");
+    }
+    // The example behind a proxy: the CCM containers get it.
+    let (_, _, docs, _) =
+        render_docs_example(&docs_example("aws-dualstack-existing-vpc-proxy.yaml"), &[]);
+    let proxy = by_kind(&docs, "Proxy").expect("Proxy");
+    assert_eq!(proxy["spec"]["httpsProxy"], "http://proxy.example.com:3128");
+    assert!(
+        proxy["status"]["noProxy"]
+            .as_str()
+            .expect("noProxy")
+            .contains("fd02::/112"),
+        "{proxy}"
+    );
+}
+
+#[test]
+fn azure_dual_stack_into_an_existing_vnet_renders_with_the_feature_set() {
+    let credentials = s(&testdata("credentials/azure.yaml"));
+    let (code, err, docs, tree) = render_docs_example(
+        &docs_example("azure-dualstack-existing-vnet.yaml"),
+        &["--credentials", &credentials],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let infra = by_kind(&docs, "Infrastructure").expect("Infrastructure");
+    let azure = &infra["status"]["platformStatus"]["azure"];
+    assert_eq!(azure["ipFamily"], "DualStackIPv4Primary");
+    assert_eq!(azure["networkResourceGroupName"], "network-rg");
+    let network = by_kind(&docs, "Network").expect("Network");
+    assert_eq!(
+        cidrs(&network["spec"]["serviceNetwork"]),
+        ["172.30.0.0/16", "fd02::/112"]
+    );
+    let conf: Value =
+        serde_json::from_slice(&tree["config/cloud.conf"]).expect("Azure's cloud.conf is JSON");
+    assert_eq!(conf["vnetName"], "my-vnet");
+    assert_eq!(conf["vnetResourceGroup"], "network-rg");
+    assert_eq!(conf["subnetName"], "compute-subnet");
+}
+
+/// Refused: exit 2, one line naming the field and the reason, nothing written (neither the
+/// dest dir nor the emitted file).
+fn assert_refused_in_one_line(file: &Path, extra: &[&str], wants: &[&str]) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let dest = work.path().join("out");
+    std::fs::create_dir(&dest).expect("mkdir");
+    std::fs::write(dest.join("README"), "not ours\n").expect("write");
+    let before = read_tree(&dest);
+    let emit = work.path().join("derived.yaml");
+    let mut args = common_args(&dest);
+    args.extend([
+        "--install-config".into(),
+        s(file),
+        "--infrastructure-name".into(),
+        "test-abcde".into(),
+        "--emit-infrastructure".into(),
+        s(&emit),
+    ]);
+    args.extend(extra.iter().map(ToString::to_string));
+    let out = run(&args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    for want in wants {
+        assert!(err.contains(want), "expected {want:?} in {err}");
+    }
+    assert_eq!(read_tree(&dest), before, "dest dir changed: {err}");
+    assert!(!emit.exists(), "--emit-infrastructure written: {err}");
+}
+
+fn temp_text(text: &str) -> tempfile::NamedTempFile {
+    let file = tempfile::NamedTempFile::new().expect("temp");
+    std::fs::write(file.path(), text).expect("write");
+    file
+}
+
+#[test]
+fn dual_stack_without_its_feature_set_is_refused_naming_the_gate() {
+    let credentials = s(&testdata("credentials/azure.yaml"));
+    for (name, field, gate, extra) in [
+        (
+            "aws-dualstack-ipv6-primary.yaml",
+            "platform.aws.ipFamily",
+            "AWSDualStackInstall",
+            vec![],
+        ),
+        (
+            "aws-dualstack-existing-vpc-proxy.yaml",
+            "platform.aws.ipFamily",
+            "AWSDualStackInstall",
+            vec![],
+        ),
+        (
+            "azure-dualstack-existing-vnet.yaml",
+            "platform.azure.ipFamily",
+            "AzureDualStackInstall",
+            vec!["--credentials", credentials.as_str()],
+        ),
+    ] {
+        let text = std::fs::read_to_string(docs_example(name)).expect("read");
+        for set in ["", "featureSet: OKD\n"] {
+            let file = temp_text(&text.replace("featureSet: TechPreviewNoUpgrade\n", set));
+            assert_refused_in_one_line(
+                file.path(),
+                &extra,
+                &[field, gate, "TechPreviewNoUpgrade or DevPreviewNoUpgrade"],
+            );
+        }
+        // CustomNoUpgrade turns it on when it lists the gate.
+        let custom = text.replace(
+            "featureSet: TechPreviewNoUpgrade\n",
+            &format!("featureSet: CustomNoUpgrade\nfeatureGates:\n- {gate}=true\n"),
+        );
+        let file = temp_text(&custom);
+        let (code, err, docs, _) = render_docs_example(file.path(), &extra);
+        assert_eq!(code, Some(0), "{name} with CustomNoUpgrade: {err}");
+        let fg = by_kind(&docs, "FeatureGate").expect("FeatureGate");
+        assert_eq!(fg["spec"]["customNoUpgrade"]["enabled"][0], gate);
+    }
+}
+
+#[test]
+fn bad_feature_sets_ip_families_and_dual_stack_networks_are_refused_naming_the_field() {
+    let ipv6_primary =
+        std::fs::read_to_string(docs_example("aws-dualstack-ipv6-primary.yaml")).expect("read");
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        (
+            ipv6_primary.replace("featureSet: TechPreviewNoUpgrade", "featureSet: Default"),
+            vec!["featureSet: \"Default\": supported values:"],
+        ),
+        (
+            ipv6_primary.replace(
+                "featureSet: TechPreviewNoUpgrade",
+                "featureSet: TechPreviewNoUpgrade\nfeatureGates: [AWSDualStackInstall=true]",
+            ),
+            vec![
+                "featureGates: custom features can only be used with the CustomNoUpgrade feature set",
+            ],
+        ),
+        (
+            ipv6_primary.replace(
+                "featureSet: TechPreviewNoUpgrade",
+                "featureSet: CustomNoUpgrade\nfeatureGates: [AWSDualStackInstall]",
+            ),
+            vec!["featureGates[0]: \"AWSDualStackInstall\": feature not in expected format"],
+        ),
+        (
+            ipv6_primary.replace("ipFamily: DualStackIPv6Primary", "ipFamily: DualStack"),
+            vec!["platform.aws.ipFamily: \"DualStack\": supported values: \"IPv4\""],
+        ),
+        // IPv6 primary with the IPv4 networks listed first.
+        (
+            ipv6_primary.replace(
+                "ipFamily: DualStackIPv6Primary",
+                "ipFamily: DualStackIPv4Primary",
+            ),
+            vec![
+                "networking.serviceNetwork: \"fd02::/112, 172.30.0.0/16\"",
+                "ipFamily is DualStackIPv4Primary: list the IPv4 network first",
+            ],
+        ),
+        // Both families without a dual-stack ipFamily: the message points at ipFamily.
+        (
+            ipv6_primary.replace("    ipFamily: DualStackIPv6Primary\n", ""),
+            vec![
+                "dual-stack IPv4/IPv6 is not supported for this platform (aws) unless platform.aws.ipFamily is DualStackIPv4Primary or DualStackIPv6Primary",
+            ],
+        ),
+    ];
+    for (text, wants) in cases {
+        let file = temp_text(&text);
+        assert_refused_in_one_line(file.path(), &[], &wants);
+    }
+}
+
+#[test]
+fn upi_vsphere_baremetal_and_agent_external_examples_render() {
+    // UPI vSphere: the legacy vCenter under vSphere:, converted as the installer does.
+    let (code, err, docs, tree) = render_docs_example(&docs_example("vsphere-upi.yaml"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let infra = by_kind(&docs, "Infrastructure").expect("Infrastructure");
+    assert_eq!(
+        infra["spec"]["platformSpec"]["vsphere"]["vcenters"][0]["server"],
+        "vcsa.example.com"
+    );
+    let conf = String::from_utf8(tree["config/cloud.conf"].clone()).expect("UTF-8");
+    assert!(conf.contains("vcsa.example.com"), "{conf}");
+    // Bare metal: accepted, no CCM, nothing rendered, and said.
+    let (code, err, docs, tree) = render_docs_example(&docs_example("baremetal-ipi.yaml"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(tree.is_empty(), "{:?}", tree.keys());
+    assert!(err.contains("no cloud controller manager"), "{err}");
+    let infra = by_kind(&docs, "Infrastructure").expect("Infrastructure");
+    assert_eq!(
+        infra["status"]["platformStatus"]["baremetal"]["apiServerInternalIPs"][0],
+        "192.168.111.5"
+    );
+    // Agent-based on OCI: platform External (written External: / PlatformName:) with the CCM
+    // the user brings.
+    let oci = s(&testdata("external/oci-cloud-provider.yaml"));
+    let (code, err, docs, tree) = render_docs_example(
+        &docs_example("agent-external-oci.yaml"),
+        &["--cloud-config", &oci],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let infra = by_kind(&docs, "Infrastructure").expect("Infrastructure");
+    assert_eq!(
+        infra["spec"]["platformSpec"]["external"]["platformName"],
+        "oci"
+    );
+    assert!(tree.contains_key("config/cloud.conf"), "{:?}", tree.keys());
+}
+
+/// `ccm-render releases`: the release names it renders for.
+fn releases() -> Vec<String> {
+    let out = run(&["releases".to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn feature_set_in_the_install_config_renders_what_the_feature_gate_flag_renders() {
+    let releases = releases();
+    assert!(releases.len() >= 6, "{releases:?}");
+    let work = tempfile::tempdir().expect("tempdir");
+    let gate = work.path().join("featuregate.yaml");
+    std::fs::write(
+        &gate,
+        "apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec:\n  featureSet: TechPreviewNoUpgrade\n",
+    )
+    .expect("write");
+    let gate = s(&gate);
+    for c in &CASES {
+        let text = std::fs::read_to_string(case_file(c.dir, "install-config.yaml")).expect("read");
+        let with_set = format!("{text}\nfeatureSet: TechPreviewNoUpgrade\n");
+        for release in &releases {
+            let (code_a, err_a, _, tree_a) =
+                render_case_text(c, &with_set, &["--release", release]);
+            let (code_b, err_b, _, tree_b) =
+                render_case_text(c, &text, &["--release", release, "--feature-gate", &gate]);
+            assert_eq!(code_a, code_b, "{} at {release}: {err_a} / {err_b}", c.dir);
+            assert_eq!(tree_a, tree_b, "{} at {release}", c.dir);
+        }
+    }
+    // For AWS at 4.21, AWSServiceLBNetworkSecurityGroup is TechPreview only: the feature set
+    // adds NLBSecurityGroupMode = Managed, which the Default set does not.
+    let aws = case_named("aws");
+    let text = std::fs::read_to_string(case_file("aws", "install-config.yaml")).expect("read");
+    let mode = |tree: &std::collections::BTreeMap<String, Vec<u8>>| {
+        global_lines(&tree["config/cloud.conf"])
+            .into_iter()
+            .find(|(k, _)| k == "NLBSecurityGroupMode")
+            .map(|(_, v)| v)
+    };
+    let (_, _, _, default) = render_case_text(aws, &text, &["--release", "4.21"]);
+    let (code, err, _, tech_preview) = render_case_text(
+        aws,
+        &format!("{text}\nfeatureSet: TechPreviewNoUpgrade\n"),
+        &["--release", "4.21"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(mode(&default), None);
+    assert_eq!(mode(&tech_preview), Some("Managed".to_string()));
+}
+
+#[test]
+fn an_explicit_feature_gate_wins_and_stderr_says_so_when_they_differ() {
+    let aws = case_named("aws");
+    let text = std::fs::read_to_string(case_file("aws", "install-config.yaml")).expect("read");
+    let tech_preview = format!("{text}\nfeatureSet: TechPreviewNoUpgrade\n");
+    let work = tempfile::tempdir().expect("tempdir");
+    let default_gate = work.path().join("default.yaml");
+    std::fs::write(
+        &default_gate,
+        "apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec: {}\n",
+    )
+    .expect("write");
+    let default_gate = s(&default_gate);
+    let (code, err, _, with_flag) = render_case_text(
+        aws,
+        &tech_preview,
+        &["--release", "4.21", "--feature-gate", &default_gate],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "--feature-gate {default_gate} wins over featureSet TechPreviewNoUpgrade"
+        )),
+        "{err}"
+    );
+    let (_, _, _, default) = render_case_text(aws, &text, &["--release", "4.21"]);
+    assert_eq!(with_flag, default, "the flag's Default set is rendered");
+    // The same set both ways: nothing to say.
+    let (code, err, _, _) = render_case_text(
+        aws,
+        &text,
+        &["--release", "4.21", "--feature-gate", &default_gate],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("wins over"), "{err}");
 }

@@ -285,7 +285,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
     pub openstack_ca_cert: Option<Utf8PathBuf>,
 
-    /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream).
+    /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy, Network and FeatureGate to FILE (one YAML stream).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub emit_infrastructure: Option<Utf8PathBuf>,
 
@@ -305,7 +305,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub network: Option<Utf8PathBuf>,
 
-    /// The FeatureGate manifest; without it, the OpenShift Default feature set.
+    /// The FeatureGate manifest; without it, the install-config's featureSet/featureGates, else the OpenShift Default feature set.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub feature_gate: Option<Utf8PathBuf>,
 

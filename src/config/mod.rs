@@ -153,9 +153,13 @@ impl ClusterConfig {
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
         let release = select_release(files.release.as_deref(), &images, &files.images)?;
-        let features =
-            FeatureGates::from_manifest_in(feature_gate.as_ref(), &release.behaviour.gates())
-                .map_err(|e| with_file(e, files.feature_gate.as_ref()))?;
+        let features = feature_gates(
+            feature_gate.as_ref(),
+            files.feature_gate.as_ref(),
+            derived.as_ref(),
+            &release.behaviour.gates(),
+            &mut warnings,
+        )?;
         let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
         let tls = crate::config::tls::from_apiserver(apiserver.as_ref())
             .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
@@ -304,6 +308,49 @@ fn derived_source(config_map: &Value) -> inputs::cloud_provider_config::Source {
         origin: "openshift-config/cloud-provider-config".into(),
         data,
     }
+}
+
+/// The gates the render uses: `--feature-gate`, else the FeatureGate the installer writes from
+/// the install-config's featureSet and featureGates (installer
+/// `pkg/asset/manifests/featuregate.go`), else the Default set. When both are given the flag
+/// wins, said on stderr if the two differ.
+fn feature_gates(
+    given: Option<&Value>,
+    given_path: Option<&Utf8PathBuf>,
+    derived: Option<&(crate::config::install_config::Derived, &Utf8Path)>,
+    gates: &ccm_catalogue::features::ReleaseGates,
+    warnings: &mut Vec<String>,
+) -> Result<FeatureGates> {
+    let from_flag =
+        FeatureGates::from_manifest_in(given, gates).map_err(|e| with_file(e, given_path))?;
+    let Some((d, path)) = derived else {
+        return Ok(from_flag);
+    };
+    let from_install_config = FeatureGates::from_manifest_in(Some(&d.feature_gate), gates)
+        .map_err(|e| anyhow!("{path}: {e}"))?;
+    match given_path {
+        None => Ok(from_install_config),
+        Some(flag) => {
+            if !same_for_the_render(&from_install_config, &from_flag) {
+                warnings.push(format!(
+                    "--feature-gate {flag} wins over {} of {path}; they differ in the gates the render reads",
+                    d.feature_set
+                ));
+            }
+            Ok(from_flag)
+        }
+    }
+}
+
+/// Whether two FeatureGates agree on every gate the render reads (the tabled OCP gates and
+/// the upstream gates CCCMO passes on); a live cluster's object lists many more.
+fn same_for_the_render(a: &FeatureGates, b: &FeatureGates) -> bool {
+    a.upstream_ccm_flag_value() == b.upstream_ccm_flag_value()
+        && a.enabled()
+            .iter()
+            .chain(b.enabled())
+            .filter(|name| ccm_catalogue::features::is_tabled(name))
+            .all(|name| a.is_enabled(name) == b.is_enabled(name))
 }
 
 fn with_file(err: anyhow::Error, path: Option<&Utf8PathBuf>) -> anyhow::Error {

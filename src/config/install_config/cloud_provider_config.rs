@@ -47,8 +47,15 @@ pub fn derive(
             return Ok((None, notes));
         }
         Platform::Aws(p) => {
-            // A non-empty config keeps the kube-apiserver happy (BZ 1926975).
-            data.insert("config".into(), json!("[Global]\n"));
+            // A non-empty config keeps the kube-apiserver happy (BZ 1926975); with a
+            // dual-stack ipFamily the nodes get both families, the primary first, one key per
+            // family (installer pkg/asset/manifests/cloudproviderconfig_test.go @1a283806).
+            let families = match p.ip_family.as_str() {
+                "DualStackIPv4Primary" => "NodeIPFamilies=ipv4\nNodeIPFamilies=ipv6\n",
+                "DualStackIPv6Primary" => "NodeIPFamilies=ipv6\nNodeIPFamilies=ipv4\n",
+                _ => "",
+            };
+            data.insert("config".into(), json!(format!("[Global]\n{families}")));
             if !ic.additional_trust_bundle.is_empty() && is_secret_region(&p.region) {
                 data.insert("ca-bundle.pem".into(), json!(ic.additional_trust_bundle));
             }

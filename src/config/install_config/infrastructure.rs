@@ -193,9 +193,12 @@ fn aws_spec(p: &super::Aws) -> Value {
 }
 
 fn aws_status(p: &super::Aws) -> Value {
+    // The newest installer writes the (defaulted) IP family for AWS and Azure
+    // (pkg/asset/manifests/infrastructure_test.go @47dadcef: IPv4 by default).
     let mut status = json!({
         "region": p.region,
         "cloudLoadBalancerConfig": dns_type(&p.user_provisioned_dns),
+        "ipFamily": p.ip_family,
     });
     if p.propagate_user_tags && !p.user_tags.is_empty() {
         // The installer ranges over a Go map (random order); sorted by key here.
@@ -224,6 +227,7 @@ fn azure_status(p: &super::Azure, infra_id: &str) -> Value {
     };
     let mut status = json!({
         "cloudName": p.cloud_name,
+        "ipFamily": p.ip_family,
         "networkResourceGroupName": nrg,
         "resourceGroupName": rg,
     });

@@ -15,6 +15,8 @@
 
 mod cloud_provider_config;
 pub mod facts;
+mod feature_gate;
+mod go_json;
 pub mod infra_id;
 mod infrastructure;
 mod net;
@@ -72,6 +74,8 @@ pub struct InstallConfig {
     pub cpu_partitioning_all_nodes: bool,
     /// Whether the `VSphereMultiNetworks` gate is on for this install-config's feature set.
     pub vsphere_multi_networks: bool,
+    /// `featureSet` and `featureGates`.
+    pub features: feature_gate::Selection,
     /// Whether image mirrors are configured (`imageDigestSources`, `imageContentSources`).
     pub has_image_mirrors: bool,
     /// The document in a canonical text form, the input of the stable infrastructure name.
@@ -114,6 +118,10 @@ pub struct Derived {
     pub proxy: Value,
     /// `manifests/cluster-network-02-config.yml`.
     pub network: Value,
+    /// `openshift/99_feature-gate.yaml`: the FeatureGate of `featureSet` and `featureGates`.
+    pub feature_gate: Value,
+    /// How the install-config names its feature set, for messages.
+    pub feature_set: String,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
     pub notes: Vec<String>,
@@ -121,16 +129,16 @@ pub struct Derived {
 
 impl Derived {
     /// The derived objects as one YAML stream (Infrastructure, then the cloud-provider-config
-    /// ConfigMap when derived, then the Proxy and the Network): what `--emit-infrastructure`
-    /// writes. Each `--infrastructure`, `--cloud-config`, `--proxy` and `--network` picks its
-    /// object out of it by kind.
+    /// ConfigMap when derived, then the Proxy, the Network and the FeatureGate): what
+    /// `--emit-infrastructure` writes. Each `--infrastructure`, `--cloud-config`, `--proxy`,
+    /// `--network` and `--feature-gate` picks its object out of it by kind.
     pub fn to_yaml_stream(&self) -> Result<String> {
         let mut out = ccm_catalogue::yaml::to_string(&self.infrastructure)?;
-        for object in self
-            .cloud_provider_config
-            .iter()
-            .chain([&self.proxy, &self.network])
-        {
+        for object in self.cloud_provider_config.iter().chain([
+            &self.proxy,
+            &self.network,
+            &self.feature_gate,
+        ]) {
             out.push_str("---\n");
             out.push_str(&ccm_catalogue::yaml::to_string(object)?);
         }
@@ -180,9 +188,10 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     parse(&docs.remove(0)).map_err(|err| anyhow!("{origin}: {err}"))
 }
 
-/// Reads the install-config's fields into typed records, naming the field of a wrong type.
+/// Reads the install-config's fields into typed records, keys matched to fields as the
+/// installer's decoder matches them (`go_json`), naming the field of a wrong type.
 fn typed<T: serde::de::DeserializeOwned>(value: &Value, at: &str) -> Result<T> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
+    go_json::deserialize(value).map_err(|err| {
         let field = err.path().to_string();
         let inner = err.into_inner();
         match (at.is_empty(), field == ".") {
@@ -212,7 +221,11 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         );
     }
     let mut notes = Vec::new();
+    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
     let platform = platform::parse(&d, &mut notes)?;
+    // Before the networks: a dual-stack example without its feature set is refused naming the
+    // gate, as the installer's feature-gate validation does, not the networks.
+    platform::check_gates(&platform, &features)?;
     platform::check_cluster_name(&d.metadata.name, &platform)?;
     let base_domain = d.base_domain.strip_suffix('.').unwrap_or(&d.base_domain);
     if base_domain.is_empty() {
@@ -223,7 +236,8 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     ccm_catalogue::validate::dns_subdomain(&cluster_domain)
         .map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
 
-    let (control_plane_replicas, arbiter_replicas, compute_replicas) = replicas(&d)?;
+    let (control_plane_replicas, arbiter_replicas, compute_replicas) =
+        replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
     let networking = d.networking.clone().unwrap_or_default();
     let machine_networks = machine_networks(&networking, &platform)?;
     let networks = network::parse(&networking, &platform, machine_networks.as_deref())?;
@@ -250,7 +264,13 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     if let Some(p) = &d.proxy {
         proxy::check(p)?;
     }
-    let vsphere_multi_networks = vsphere_multi_networks(&d)?;
+    // VSphereMultiNetworks is in the Default, OKD, TechPreview and DevPreview feature sets
+    // (`openshift/api:features/features.go`); only CustomNoUpgrade can turn it off.
+    let vsphere_multi_networks = !(features.feature_set == "CustomNoUpgrade"
+        && features
+            .disabled
+            .iter()
+            .any(|g| g == "VSphereMultiNetworks"));
     let canonical = serde_json::to_string(doc).unwrap_or_default();
     Ok(InstallConfig {
         name: d.metadata.name.clone(),
@@ -267,6 +287,7 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         publish,
         cpu_partitioning_all_nodes: d.cpu_partitioning_mode == "AllNodes",
         vsphere_multi_networks,
+        features,
         has_image_mirrors: !d.image_digest_sources.is_empty()
             || !d.image_content_sources.is_empty(),
         canonical,
@@ -325,6 +346,8 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         cloud_provider_config: cloud_provider_config.map(sort_keys),
         proxy,
         network: sort_keys(network::derive(&ic.networks)),
+        feature_gate: sort_keys(ic.features.manifest()),
+        feature_set: ic.features.describe(),
         notes,
     })
 }
@@ -350,7 +373,7 @@ fn sort_keys(value: Value) -> Value {
 /// Control plane, arbiter and compute replicas, with the installer's defaults
 /// (`pkg/types/defaults`: 3 for the control plane and for compute pools, 0 for the `edge` and
 /// `arbiter` pools, and on bare metal the hosts that are not masters).
-fn replicas(d: &Document) -> Result<(i64, i64, i64)> {
+fn replicas(d: &Document, bare_metal: bool) -> Result<(i64, i64, i64)> {
     let control_plane = d
         .control_plane
         .as_ref()
@@ -388,7 +411,7 @@ fn replicas(d: &Document) -> Result<(i64, i64, i64)> {
         };
         let n = match pool.replicas {
             Some(n) => n,
-            None if d.platform.contains_key("baremetal") && pool.name == "worker" => bail!(
+            None if bare_metal && pool.name == "worker" => bail!(
                 "compute[{i}].replicas: required on bare metal (the installer counts the hosts, which ccm-render does not read)"
             ),
             None => default,
@@ -445,26 +468,6 @@ fn machine_networks(n: &types::Networking, platform: &Platform) -> Result<Option
         return Ok(None);
     }
     Ok(Some(vec!["10.0.0.0/16".to_string()]))
-}
-
-/// `VSphereMultiNetworks` is in the Default, OKD, TechPreview and DevPreview feature sets
-/// (`openshift/api:features/features.go`); only `CustomNoUpgrade` can turn it off.
-fn vsphere_multi_networks(d: &Document) -> Result<bool> {
-    match d.feature_set.as_str() {
-        "" | "Default" | "OKD" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade" => {
-            if !d.feature_gates.is_empty() {
-                bail!(
-                    "featureGates: custom features can only be used with the CustomNoUpgrade feature set"
-                );
-            }
-            Ok(true)
-        }
-        "CustomNoUpgrade" => Ok(!d
-            .feature_gates
-            .iter()
-            .any(|g| g.replace(' ', "") == "VSphereMultiNetworks=false")),
-        other => bail!("featureSet: {other:?} is not a known feature set"),
-    }
 }
 
 #[cfg(test)]

@@ -233,6 +233,9 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
         let allow_v6_primary = match platform {
             Platform::BareMetal(_) | Platform::VSphere(_) | Platform::OpenStack(_) => true,
             Platform::Nutanix(_) | Platform::None | Platform::External(_) => false,
+            Platform::Aws(_) | Platform::Azure(_) => {
+                return cloud_dual_stack(platform, &lists, joined);
+            }
             other => bail!(
                 "networking: dual-stack IPv4/IPv6 is not supported for this platform ({}), specify only one type of address",
                 other.key()
@@ -278,6 +281,55 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
             "networking.serviceNetwork: {:?}: only one service network can be specified",
             joined("serviceNetwork")
         );
+    }
+    Ok(())
+}
+
+/// Dual-stack networks on AWS and Azure, which the newest installer accepts with a dual-stack
+/// `platform.<aws|azure>.ipFamily` (its feature gate is checked before, see
+/// `super::platform::check_gates`). The cluster and service networks list both families, the
+/// primary one first (OpenShift's Network documentation: on AWS "the order of addresses must
+/// match the dual-stack configuration you selected"); the machine network may hold IPv4 only
+/// (installer `docs/user/aws/customization.md` @e2678919: with an installer-made VPC the installer adds
+/// the VPC's Amazon-provided IPv6 block itself).
+fn cloud_dual_stack(
+    platform: &Platform,
+    lists: &[(&str, Presence); 3],
+    joined: impl Fn(&str) -> String,
+) -> Result<()> {
+    let key = platform.key();
+    let family = platform
+        .ip_family()
+        .map(|(family, _)| family)
+        .unwrap_or_default();
+    if !super::platform::is_dual_stack(family) {
+        bail!(
+            "networking: dual-stack IPv4/IPv6 is not supported for this platform ({key}) unless platform.{key}.ipFamily is DualStackIPv4Primary or DualStackIPv6Primary (it is {family:?}); specify only one type of address or set ipFamily"
+        );
+    }
+    let v6_primary = family == "DualStackIPv6Primary";
+    for (name, p) in lists {
+        if *name == "machineNetwork" && !(p.v4 && p.v6) {
+            continue;
+        }
+        match (p.v4, p.v6) {
+            (true, false) => bail!(
+                "networking.{name}: {:?}: dual-stack IPv4/IPv6 requires an IPv6 network in this list",
+                joined(name)
+            ),
+            (false, true) => bail!(
+                "networking.{name}: {:?}: dual-stack IPv4/IPv6 requires an IPv4 network in this list",
+                joined(name)
+            ),
+            _ => {}
+        }
+        if p.first_v6 != v6_primary {
+            let first = if v6_primary { "IPv6" } else { "IPv4" };
+            bail!(
+                "networking.{name}: {:?}: platform.{key}.ipFamily is {family}: list the {first} network first",
+                joined(name)
+            );
+        }
     }
     Ok(())
 }

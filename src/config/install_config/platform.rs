@@ -9,10 +9,10 @@
 use super::types::Document;
 use super::{
     Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
-    Vips, infrastructure, net, typed, vsphere,
+    Vips, go_json, infrastructure, net, typed, vsphere,
 };
 use anyhow::{Result, anyhow, bail};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The platform keys the installer accepts (`types.PlatformNames`, newest validation message).
 pub const PLATFORMS: &[&str] = &[
@@ -65,11 +65,22 @@ impl Platform {
     }
 }
 
-/// Reads the one platform of the document (`notes` gets the deprecation warnings of its
-/// conversion).
-pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
-    let keys: Vec<&String> = d.platform.keys().collect();
-    for key in &keys {
+/// A `platform` object's entries keyed as the installer's decoder reads them into
+/// `types.Platform` (or a machine pool's `MachinePoolPlatform`, which has the same JSON names):
+/// `vSphere` is `vsphere`, and `aws` given twice in two cases is one platform (see `go_json`).
+/// Keys that name no platform keep their own spelling.
+pub(super) fn keys(map: &Map<String, Value>) -> Vec<(String, Value)> {
+    go_json::group(map, PLATFORMS)
+        .into_iter()
+        .map(|(key, value)| (key, value.into_owned()))
+        .collect()
+}
+
+/// The one platform key of the document and its value (`{}` for `null`), refusing unknown
+/// platforms and more than one.
+fn the_one(d: &Document) -> Result<(String, Value)> {
+    let mut platforms = keys(&d.platform);
+    for (key, _) in &platforms {
         if !PLATFORMS.contains(&key.as_str()) {
             bail!(
                 "platform.{key}: unknown platform (known: {})",
@@ -77,26 +88,32 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             );
         }
     }
-    let [key] = keys.as_slice() else {
-        if keys.is_empty() {
-            bail!(
-                "platform: must specify one of the platforms ({})",
-                PLATFORMS.join(", ")
-            );
-        }
-        bail!(
+    match platforms.len() {
+        0 => bail!(
+            "platform: must specify one of the platforms ({})",
+            PLATFORMS.join(", ")
+        ),
+        1 => {}
+        _ => bail!(
             "platform: must only specify a single type of platform; cannot use both {:?} and {:?}",
-            keys[0],
-            keys[1]
-        );
-    };
-    let key = key.as_str();
-    let value = d.platform.get(key).cloned().unwrap_or(Value::Null);
+            platforms[0].0,
+            platforms[1].0
+        ),
+    }
+    let (key, value) = platforms.remove(0);
     let value = if value.is_null() {
         Value::Object(serde_json::Map::new())
     } else {
         value
     };
+    Ok((key, value))
+}
+
+/// Reads the one platform of the document (`notes` gets the deprecation warnings of its
+/// conversion).
+pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
+    let (key, value) = the_one(d)?;
+    let key = key.as_str();
     let at = format!("platform.{key}");
     let require = |field: &str, v: &str| -> Result<()> {
         if v.is_empty() {
@@ -106,8 +123,14 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
     };
     Ok(match key {
         "aws" => {
-            let p: Aws = typed(&value, &at)?;
+            let mut p: Aws = typed(&value, &at)?;
             require("region", &p.region)?;
+            ip_family(&mut p.ip_family, &at)?;
+            // pkg/types/aws/defaults/platform.go SetPlatformDefaults: dual stack defaults
+            // the load balancer type to NLB.
+            if p.lb_type.is_empty() && is_dual_stack(&p.ip_family) {
+                p.lb_type = "NLB".into();
+            }
             for (i, e) in p.service_endpoints.iter().enumerate() {
                 check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
             }
@@ -137,6 +160,7 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
         "none" => Platform::None,
         "nutanix" => {
             let mut p: Nutanix = typed(&value, &at)?;
+            p.vips = typed(&value, &at)?;
             require(
                 "prismCentral.endpoint.address",
                 &p.prism_central.endpoint.address,
@@ -149,6 +173,7 @@ pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
         }
         "openstack" => {
             let mut p: OpenStack = typed(&value, &at)?;
+            p.vips = typed(&value, &at)?;
             vips(&mut p.vips, &at, false)?;
             Platform::OpenStack(p)
         }
@@ -184,6 +209,7 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
     if p.region.is_empty() {
         bail!("{at}.region: required");
     }
+    ip_family(&mut p.ip_family, at)?;
     // pkg/types/azure/defaults: an empty cloud name is the public cloud.
     if p.cloud_name.is_empty() {
         p.cloud_name = "AzurePublicCloud".into();
@@ -202,6 +228,72 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
         https_url(&p.arm_endpoint).map_err(|e| anyhow!("{at}.armEndpoint: {e}"))?;
     }
     Ok(p)
+}
+
+/// The `ipFamily` values of AWS and Azure (installer `pkg/types/network/ipfamily.go`
+/// @f49ad008): `IPv4` is the default (`pkg/types/aws/defaults/platform.go` @de982f13
+/// `SetPlatformDefaults`; Azure's Infrastructure carries `IPv4` by default too,
+/// `pkg/asset/manifests/infrastructure_test.go` @47dadcef).
+pub const IP_FAMILIES: &[&str] = &["IPv4", "DualStackIPv4Primary", "DualStackIPv6Primary"];
+
+/// The feature sets that enable `AWSDualStackInstall` and `AzureDualStackInstall`
+/// (`openshift/api` `features/features.go` @5470873f: `enableIn(DevPreviewNoUpgrade,
+/// TechPreviewNoUpgrade)`).
+const DUAL_STACK_SETS: &[&str] = &["TechPreviewNoUpgrade", "DevPreviewNoUpgrade"];
+
+/// `IPFamily.DualStackEnabled`.
+pub fn is_dual_stack(ip_family: &str) -> bool {
+    ip_family.starts_with("DualStack")
+}
+
+/// Defaults and checks `ipFamily`.
+fn ip_family(value: &mut String, at: &str) -> Result<()> {
+    if value.is_empty() {
+        *value = IP_FAMILIES[0].into();
+    }
+    if !IP_FAMILIES.contains(&value.as_str()) {
+        bail!(
+            "{at}.ipFamily: {value:?}: supported values: {}",
+            IP_FAMILIES
+                .iter()
+                .map(|f| format!("{f:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(())
+}
+
+impl Platform {
+    /// `platform.<aws|azure>.ipFamily` with the gate that guards its dual-stack values.
+    pub fn ip_family(&self) -> Option<(&str, &'static str)> {
+        match self {
+            Self::Aws(p) => Some((p.ip_family.as_str(), "AWSDualStackInstall")),
+            Self::Azure(p) => Some((p.ip_family.as_str(), "AzureDualStackInstall")),
+            _ => None,
+        }
+    }
+}
+
+/// The feature gates the platform section needs (installer
+/// `pkg/types/{aws,azure}/validation/featuregates.go` `GatedFeatures`, checked by
+/// `pkg/types/validation/installconfig.go`): a dual-stack `ipFamily` needs
+/// `AWSDualStackInstall` or `AzureDualStackInstall`. The installer's message says "this field is
+/// protected by the <gate> feature gate"; the one here also names the feature sets that turn it
+/// on.
+pub fn check_gates(platform: &Platform, features: &super::feature_gate::Selection) -> Result<()> {
+    let Some((family, gate)) = platform.ip_family() else {
+        return Ok(());
+    };
+    if !is_dual_stack(family) || features.is_enabled(gate, DUAL_STACK_SETS) {
+        return Ok(());
+    }
+    bail!(
+        "platform.{}.ipFamily: {family:?}: this field is protected by the {gate} feature gate, which featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{gate}=true\"]); the install-config has {}",
+        platform.key(),
+        DUAL_STACK_SETS.join(" or "),
+        features.describe()
+    )
 }
 
 /// `platform.external` (`pkg/types/external`): `platformName` defaults to `Unknown` (the API

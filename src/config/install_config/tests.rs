@@ -241,3 +241,68 @@ fn ibmcloud_zones_are_the_pools_own_else_the_default_machine_platforms() {
     d["compute"][1]["platform"] = json!({"ibmcloud": {"zones": "eu-gb-2"}});
     assert!(err(d).starts_with("compute[1].platform.ibmcloud.zones: invalid type"));
 }
+
+#[test]
+fn keys_match_fields_ignoring_case_and_two_spellings_of_one_platform_are_one() {
+    let mut d = base();
+    d["platform"] = json!({"AWS": {"Region": "eu-west-1", "IPFamily": "IPv4"}});
+    d["BaseDomain"] = d["baseDomain"].take();
+    d.as_object_mut().expect("map").remove("baseDomain");
+    let ic = parse(&d).expect("valid");
+    assert_eq!(ic.base_domain, "example.com");
+    let Platform::Aws(p) = &ic.platform else {
+        panic!("not AWS: {:?}", ic.platform)
+    };
+    assert_eq!(p.region, "eu-west-1");
+    // encoding/json decodes both into platform.aws, "AWS" before "aws" (byte order): the
+    // later one's region wins, the earlier one's userTags stay.
+    let mut d = base();
+    d["platform"] = json!({
+        "aws": {"region": "us-east-2"},
+        "AWS": {"region": "eu-west-1", "userTags": {"team": "a"}},
+    });
+    let ic = parse(&d).expect("valid");
+    let Platform::Aws(p) = &ic.platform else {
+        panic!("not AWS")
+    };
+    assert_eq!(p.region, "us-east-2");
+    assert_eq!(p.user_tags.get("team").map(String::as_str), Some("a"));
+}
+
+#[test]
+fn dual_stack_needs_its_gate_and_the_primary_family_first() {
+    let dual = |family: &str, set: &str| {
+        let mut d = base();
+        d["platform"]["aws"]["ipFamily"] = json!(family);
+        if !set.is_empty() {
+            d["featureSet"] = json!(set);
+        }
+        d["networking"] = json!({
+            "machineNetwork": [{"cidr": "10.0.0.0/16"}],
+            "clusterNetwork": [{"cidr": "10.128.0.0/14", "hostPrefix": 23}, {"cidr": "fd01::/48", "hostPrefix": 64}],
+            "serviceNetwork": ["172.30.0.0/16", "fd02::/112"],
+        });
+        d
+    };
+    let ic = parse(&dual("DualStackIPv4Primary", "DevPreviewNoUpgrade")).expect("valid");
+    let Platform::Aws(p) = &ic.platform else {
+        panic!("not AWS")
+    };
+    assert_eq!(
+        p.lb_type, "NLB",
+        "dual stack defaults the load balancer to NLB"
+    );
+    assert!(
+        err(dual("DualStackIPv4Primary", "")).contains("AWSDualStackInstall feature gate"),
+        "the gate is named"
+    );
+    assert!(
+        err(dual("DualStackIPv6Primary", "TechPreviewNoUpgrade"))
+            .contains("list the IPv6 network first")
+    );
+    let single = parse(&base()).expect("valid");
+    let Platform::Aws(p) = &single.platform else {
+        panic!("not AWS")
+    };
+    assert_eq!((p.ip_family.as_str(), p.lb_type.as_str()), ("IPv4", ""));
+}

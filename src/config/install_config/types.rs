@@ -1,9 +1,12 @@
 //! The parts of `install-config.yaml` (`openshift/installer:pkg/types`) that ccm-render reads, as
-//! typed records. Unknown fields are ignored, as the installer's own loader does for fields of
-//! other versions; `null` reads as absent (YAML `compute:` with nothing after it).
+//! typed records, read through `super::go_json` (the installer's key matching). Unknown fields
+//! are ignored, as the installer's own loader does for fields of other versions; `null` reads as
+//! absent (YAML `compute:` with nothing after it). No struct here uses `#[serde(flatten)]`
+//! (`go_json` cannot match a flattened struct's keys): the fields several platforms share
+//! ([`Vips`], [`VSphereLegacy`]) are read from the same object a second time.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// `null` or absent reads as the type's default.
@@ -33,8 +36,9 @@ pub struct Document {
     pub compute: Vec<MachinePool>,
     #[serde(default)]
     pub networking: Option<Networking>,
+    /// Keys matched to the platform names in `super::platform`, which refuses unknown ones.
     #[serde(default, deserialize_with = "nullable")]
-    pub platform: BTreeMap<String, Value>,
+    pub platform: Map<String, Value>,
     #[serde(default)]
     pub proxy: Option<Proxy>,
     #[serde(default, deserialize_with = "nullable")]
@@ -71,7 +75,7 @@ pub struct MachinePool {
     pub replicas: Option<i64>,
     /// `platform.<name>`: read only for the IBM Cloud zones.
     #[serde(default, deserialize_with = "nullable")]
-    pub platform: BTreeMap<String, Value>,
+    pub platform: Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -156,6 +160,12 @@ pub struct Aws {
     pub propagate_user_tags: bool,
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub user_provisioned_dns: String,
+    /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub ip_family: String,
+    /// `Classic` or `NLB`; defaults to `NLB` for dual stack (`super::platform`).
+    #[serde(default, rename = "lbType", deserialize_with = "nullable")]
+    pub lb_type: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -177,6 +187,9 @@ pub struct Azure {
     pub compute_subnet: String,
     #[serde(default, deserialize_with = "nullable")]
     pub user_tags: BTreeMap<String, String>,
+    /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub ip_family: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -250,8 +263,9 @@ impl IbmCloud {
     pub fn fill_zones(&mut self, d: &Document) -> anyhow::Result<()> {
         let default = self.default_machine_platform.zones.clone();
         let zones = |pool: Option<&MachinePool>, at: &str| -> anyhow::Result<Vec<String>> {
-            let own = match pool.and_then(|pool| pool.platform.get("ibmcloud")) {
-                Some(v) if !v.is_null() => {
+            let platform = pool.map(|pool| super::platform::keys(&pool.platform));
+            let own = match platform.iter().flatten().find(|(key, _)| key == "ibmcloud") {
+                Some((_, v)) if !v.is_null() => {
                     super::typed::<IbmCloudMachinePool>(v, &format!("{at}.platform.ibmcloud"))?
                         .zones
                 }
@@ -308,7 +322,8 @@ pub struct OpenStack {
     /// The name of the external network (the installer looks its ID up).
     #[serde(default, deserialize_with = "nullable")]
     pub external_network: String,
-    #[serde(flatten)]
+    /// Read from the same object by the parser.
+    #[serde(skip)]
     pub vips: Vips,
 }
 
@@ -340,9 +355,10 @@ pub struct VSphere {
     pub node_networking: Option<Value>,
     /// The deprecated single-vCenter form (`pkg/types/vsphere` `Deprecated*` fields), which the
     /// installer converts to `vcenters` and `failureDomains` (see `super::vsphere`).
-    #[serde(flatten)]
+    #[serde(skip)]
     pub legacy: VSphereLegacy,
-    #[serde(flatten)]
+    /// Read from the same object by the parser.
+    #[serde(skip)]
     pub vips: Vips,
 }
 
@@ -448,7 +464,8 @@ pub struct Nutanix {
     pub prism_elements: Vec<PrismElement>,
     #[serde(default, deserialize_with = "nullable")]
     pub failure_domains: Vec<NutanixFailureDomain>,
-    #[serde(flatten)]
+    /// Read from the same object by the parser.
+    #[serde(skip)]
     pub vips: Vips,
 }
 

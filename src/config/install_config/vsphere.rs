@@ -23,6 +23,9 @@ pub const GENERATED_ZONE: &str = "generated-zone";
 /// deprecation warnings.
 pub fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere> {
     let mut p: VSphere = super::typed(value, at)?;
+    // The deprecated fields and the VIPs are read from the same object (`types`: no flatten).
+    p.legacy = super::typed(value, at)?;
+    p.vips = super::typed(value, at)?;
     convert(&mut p, at, notes);
     set_defaults(&mut p);
     check(&mut p, at)?;

@@ -1,7 +1,7 @@
 //! `ccm-render platforms`: every platform, its providers and what each needs.
 
 use super::exit::ExitStatus;
-use super::pipeline::*;
+use super::pipeline::load_catalogue;
 use super::term::{print_json, print_stdout};
 use crate::commands::cli::{OutputFormat, PlatformsArgs};
 use anyhow::Result;

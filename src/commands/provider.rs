@@ -1,7 +1,7 @@
 //! `ccm-render provider new` and `provider check`.
 
 use super::exit::ExitStatus;
-use super::pipeline::*;
+use super::pipeline::read_providers;
 use super::term::print_stdout;
 use crate::catalogue::Catalogue;
 use anyhow::{Result, anyhow};

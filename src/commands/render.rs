@@ -2,7 +2,7 @@
 //! compare with what is on disk (`--check`, `--diff`).
 
 use super::exit::ExitStatus;
-use super::pipeline::*;
+use super::pipeline::{catalogue_for, render_config_owned};
 use super::term::{print_json, print_stdout, say};
 use crate::commands::cli::{OutputFormat, RenderArgs};
 use crate::config::{ClusterConfig, InputFiles};

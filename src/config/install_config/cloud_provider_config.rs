@@ -5,12 +5,14 @@
 //! the cloud from [`PlatformFacts`].
 
 mod azure;
+mod go_encode;
 mod ibm;
 mod openstack;
 
 use super::facts::{self, Missing, PlatformFacts};
 use super::{InstallConfig, Platform};
 use anyhow::{Result, bail};
+use go_encode::go_json_tab;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -236,22 +238,6 @@ fn nutanix(p: &super::Nutanix) -> Result<String> {
         "enableCustomLabeling": true,
     });
     go_json_tab(&config)
-}
-
-/// Go's `json.Encoder` with `SetIndent("", "\t")`: fields in the order given, a trailing
-/// newline, and `<`, `>`, `&` escaped as `\u003c`, `\u003e`, `\u0026` (Go's HTML-safe default;
-/// those characters only occur inside strings, so replacing them everywhere is exact).
-fn go_json_tab(value: &Value) -> Result<String> {
-    let mut buf = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"\t");
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, formatter);
-    serde::Serialize::serialize(value, &mut ser)?;
-    let mut text = String::from_utf8(buf)?
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026");
-    text.push('\n');
-    Ok(text)
 }
 
 #[cfg(test)]

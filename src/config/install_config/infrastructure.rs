@@ -6,10 +6,6 @@ use super::{InstallConfig, Platform, Vips};
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value, json};
 
-/// install-config `platform.external.cloudControllerManager` and Infrastructure
-/// `status.platformStatus.external.cloudControllerManager.state` for a CCM the user brings.
-pub const CCM_EXTERNAL: &str = "External";
-
 /// The Infrastructure, with `spec.cloudConfig` pointing at the cloud-provider-config when the
 /// installer writes one.
 pub fn derive(
@@ -138,8 +134,8 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
             // name; GetInfraPlatformStatus maps cloudControllerManager External to the state
             // External and anything else to None, whose value is "" (`state` is not
             // omitempty, nor is the `cloudControllerManager` struct).
-            let state = if p.cloud_controller_manager == CCM_EXTERNAL {
-                CCM_EXTERNAL
+            let state = if p.cloud_controller_manager == super::platform::CCM_EXTERNAL {
+                super::platform::CCM_EXTERNAL
             } else {
                 ""
             };

@@ -13,7 +13,9 @@
 //! flag per fact (`facts`); when some are missing, the derivation stops with one error naming
 //! every input that would supply them.
 
+mod checked;
 mod cloud_provider_config;
+mod decode;
 pub mod facts;
 mod feature_gate;
 mod go_json;
@@ -22,15 +24,19 @@ mod infrastructure;
 mod net;
 mod network;
 mod platform;
+mod vips;
 mod vsphere;
 
+pub use checked::InstallConfig;
+pub use decode::PLATFORMS;
 pub use infrastructure::check_crn;
-pub use platform::{PLATFORMS, Platform};
+pub use platform::Platform;
 mod proxy;
 mod types;
 
 use anyhow::{Result, anyhow, bail};
 use camino::Utf8Path;
+use decode::typed;
 use serde_json::Value;
 use types::Document;
 
@@ -41,55 +47,6 @@ pub use types::{
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).
 pub const VERSION: &str = "v1";
-
-/// A checked install-config with the installer's defaults applied.
-#[derive(Debug, Clone)]
-pub struct InstallConfig {
-    /// `metadata.name`.
-    pub name: String,
-    /// `baseDomain` without a trailing dot.
-    pub base_domain: String,
-    /// The one platform.
-    pub platform: Platform,
-    /// `controlPlane.replicas` (default 3).
-    pub control_plane_replicas: i64,
-    /// `arbiter.replicas` (default 0).
-    pub arbiter_replicas: i64,
-    /// Sum of `compute[].replicas` (each defaults to 3, or 0 for the `edge` and `arbiter` pools).
-    pub compute_replicas: i64,
-    /// `networking.machineNetwork[].cidr`, canonical; `None` where the installer picks a random
-    /// default (PowerVS).
-    pub machine_networks: Option<Vec<String>>,
-    /// `networking`: cluster and service networks and the network type.
-    pub networks: network::Networks,
-    /// `proxy`.
-    pub proxy: Option<types::Proxy>,
-    /// `additionalTrustBundle`.
-    pub additional_trust_bundle: String,
-    /// `additionalTrustBundlePolicy` (`Proxyonly` by default).
-    pub additional_trust_bundle_policy: String,
-    /// `publish` (`External` by default).
-    pub publish: String,
-    /// `cpuPartitioningMode: AllNodes`.
-    pub cpu_partitioning_all_nodes: bool,
-    /// Whether the `VSphereMultiNetworks` gate is on for this install-config's feature set.
-    pub vsphere_multi_networks: bool,
-    /// `featureSet` and `featureGates`.
-    pub features: feature_gate::Selection,
-    /// Whether image mirrors are configured (`imageDigestSources`, `imageContentSources`).
-    pub has_image_mirrors: bool,
-    /// The document in a canonical text form, the input of the stable infrastructure name.
-    pub canonical: String,
-    /// What the installer would warn about while converting deprecated fields.
-    pub notes: Vec<String>,
-}
-
-impl InstallConfig {
-    /// `<name>.<baseDomain>` (`types.InstallConfig.ClusterDomain`).
-    pub fn cluster_domain(&self) -> String {
-        format!("{}.{}", self.name, self.base_domain)
-    }
-}
 
 /// What the command line adds to the install-config.
 #[derive(Debug, Clone, Default)]
@@ -186,21 +143,6 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
         );
     }
     parse(&docs.remove(0)).map_err(|err| anyhow!("{origin}: {err}"))
-}
-
-/// Reads the install-config's fields into typed records, keys matched to fields as the
-/// installer's decoder matches them (`go_json`), naming the field of a wrong type.
-fn typed<T: serde::de::DeserializeOwned>(value: &Value, at: &str) -> Result<T> {
-    go_json::deserialize(value).map_err(|err| {
-        let field = err.path().to_string();
-        let inner = err.into_inner();
-        match (at.is_empty(), field == ".") {
-            (true, true) => anyhow!("{inner}"),
-            (true, false) => anyhow!("{field}: {inner}"),
-            (false, true) => anyhow!("{at}: {inner}"),
-            (false, false) => anyhow!("{at}.{field}: {inner}"),
-        }
-    })
 }
 
 /// Checks a parsed install-config as the installer's validation does for the fields read here
@@ -334,7 +276,7 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
     )?);
     let proxy = sort_keys(proxy::derive(ic)?);
     if let Platform::External(p) = &ic.platform
-        && p.cloud_controller_manager != infrastructure::CCM_EXTERNAL
+        && p.cloud_controller_manager != platform::CCM_EXTERNAL
     {
         notes.push(format!(
             "platform.external.cloudControllerManager is {:?}, not \"External\": the installer writes status.platformStatus.external.cloudControllerManager.state \"\" (None), the cluster expects no CCM and nothing is rendered; set it to External to render the CCM of platformName {:?}",

@@ -6,28 +6,19 @@
 //! `pkg/types/conversion/installconfig.go` (the single VIPs), `pkg/types/<platform>` and its
 //! `defaults`, `pkg/validate/validate.go` (cluster names).
 
+use super::decode::{PLATFORMS, keys, typed};
 use super::types::Document;
+use super::vips::vips;
 use super::{
     Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
-    Vips, go_json, infrastructure, net, typed, vsphere,
+    Vips, vsphere,
 };
 use anyhow::{Result, anyhow, bail};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// The platform keys the installer accepts (`types.PlatformNames`, newest validation message).
-pub const PLATFORMS: &[&str] = &[
-    "aws",
-    "azure",
-    "baremetal",
-    "external",
-    "gcp",
-    "ibmcloud",
-    "none",
-    "nutanix",
-    "openstack",
-    "powervs",
-    "vsphere",
-];
+/// install-config `platform.external.cloudControllerManager` and Infrastructure
+/// `status.platformStatus.external.cloudControllerManager.state` for a CCM the user brings.
+pub const CCM_EXTERNAL: &str = "External";
 
 /// The platform section, typed.
 #[derive(Debug, Clone)]
@@ -63,17 +54,6 @@ impl Platform {
             Self::VSphere(_) => "vsphere",
         }
     }
-}
-
-/// A `platform` object's entries keyed as the installer's decoder reads them into
-/// `types.Platform` (or a machine pool's `MachinePoolPlatform`, which has the same JSON names):
-/// `vSphere` is `vsphere`, and `aws` given twice in two cases is one platform (see `go_json`).
-/// Keys that name no platform keep their own spelling.
-pub(super) fn keys(map: &Map<String, Value>) -> Vec<(String, Value)> {
-    go_json::group(map, PLATFORMS)
-        .into_iter()
-        .map(|(key, value)| (key, value.into_owned()))
-        .collect()
 }
 
 /// The one platform key of the document and its value (`{}` for `null`), refusing unknown
@@ -304,10 +284,7 @@ fn external(value: &Value, at: &str) -> Result<External> {
     if p.platform_name.is_empty() {
         p.platform_name = "Unknown".into();
     }
-    if !matches!(
-        p.cloud_controller_manager.as_str(),
-        "" | infrastructure::CCM_EXTERNAL
-    ) {
+    if !matches!(p.cloud_controller_manager.as_str(), "" | CCM_EXTERNAL) {
         bail!(
             "{at}.cloudControllerManager: {:?}: supported values: \"\", \"External\"",
             p.cloud_controller_manager
@@ -328,57 +305,6 @@ fn https_url(url: &str) -> Result<()> {
         .map_err(|_| anyhow!("{url:?} is not an https:// URL"))?;
     if !url.starts_with("https://") {
         bail!("{url:?} is not an https:// URL");
-    }
-    Ok(())
-}
-
-/// The VIP lists: deprecated single values converted, each an IP address, and the lists given
-/// together (`pkg/types/validation/installconfig.go` validateVIPsForPlatform).
-pub(super) fn vips(p: &mut Vips, at: &str, required: bool) -> Result<()> {
-    // upconvertVIP: the single value fills an empty list, and must be in a given one.
-    for (single, list, old, new) in [
-        (&p.api_vip, &mut p.api_vips, "apiVIP", "apiVIPs"),
-        (
-            &p.ingress_vip,
-            &mut p.ingress_vips,
-            "ingressVIP",
-            "ingressVIPs",
-        ),
-    ] {
-        if single.is_empty() {
-            continue;
-        }
-        if list.is_empty() {
-            *list = vec![single.clone()];
-        } else if !list.contains(single) {
-            bail!(
-                "{at}.{old}: {single:?} is not in {at}.{new}: {old} is deprecated; give only {new}"
-            );
-        }
-    }
-    for (field, list) in [("apiVIPs", &p.api_vips), ("ingressVIPs", &p.ingress_vips)] {
-        for (i, vip) in list.iter().enumerate() {
-            net::parse_ip(vip).map_err(|e| anyhow!("{at}.{field}[{i}]: {e}"))?;
-        }
-    }
-    if required && p.api_vips.is_empty() {
-        bail!("{at}.apiVIPs: required");
-    }
-    if p.api_vips.is_empty() != p.ingress_vips.is_empty() {
-        let missing = if p.api_vips.is_empty() {
-            "apiVIPs"
-        } else {
-            "ingressVIPs"
-        };
-        bail!("{at}.{missing}: required when the other VIP list is set");
-    }
-    if let Some(lb) = &p.load_balancer
-        && !matches!(lb.kind.as_str(), "OpenShiftManagedDefault" | "UserManaged")
-    {
-        bail!(
-            "{at}.loadBalancer.type: {:?}: supported values: \"OpenShiftManagedDefault\", \"UserManaged\"",
-            lb.kind
-        );
     }
     Ok(())
 }

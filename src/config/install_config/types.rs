@@ -263,11 +263,14 @@ impl IbmCloud {
     pub fn fill_zones(&mut self, d: &Document) -> anyhow::Result<()> {
         let default = self.default_machine_platform.zones.clone();
         let zones = |pool: Option<&MachinePool>, at: &str| -> anyhow::Result<Vec<String>> {
-            let platform = pool.map(|pool| super::platform::keys(&pool.platform));
+            let platform = pool.map(|pool| super::decode::keys(&pool.platform));
             let own = match platform.iter().flatten().find(|(key, _)| key == "ibmcloud") {
                 Some((_, v)) if !v.is_null() => {
-                    super::typed::<IbmCloudMachinePool>(v, &format!("{at}.platform.ibmcloud"))?
-                        .zones
+                    super::decode::typed::<IbmCloudMachinePool>(
+                        v,
+                        &format!("{at}.platform.ibmcloud"),
+                    )?
+                    .zones
                 }
                 _ => Vec::new(),
             };

@@ -22,10 +22,10 @@ pub const GENERATED_ZONE: &str = "generated-zone";
 /// Reads, converts, defaults and checks `platform.vsphere`; `notes` gets the installer's
 /// deprecation warnings.
 pub fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere> {
-    let mut p: VSphere = super::typed(value, at)?;
+    let mut p: VSphere = super::decode::typed(value, at)?;
     // The deprecated fields and the VIPs are read from the same object (`types`: no flatten).
-    p.legacy = super::typed(value, at)?;
-    p.vips = super::typed(value, at)?;
+    p.legacy = super::decode::typed(value, at)?;
+    p.vips = super::decode::typed(value, at)?;
     convert(&mut p, at, notes);
     set_defaults(&mut p);
     check(&mut p, at)?;
@@ -214,7 +214,7 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
             bail!("{at}.defaultDatastore: must specify the default datastore");
         }
     }
-    super::platform::vips(&mut p.vips, at, false)
+    super::vips::vips(&mut p.vips, at, false)
 }
 
 #[cfg(test)]

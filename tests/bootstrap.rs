@@ -99,7 +99,7 @@ fn external_providers_get_a_cloud_node_only_static_pod_too() {
     );
 }
 
-/// The rules README "Bootstrap static pods" states for every provider's bootstrap pod.
+/// The rules docs/bootstrap-and-image.md "Bootstrap static pods" states for every provider's bootstrap pod.
 fn assert_bootstrap_rules(pod: &Value, platform: &str, cloud_provider: &str, image_part: &str) {
     assert_eq!(pod["apiVersion"], "v1", "{platform}");
     assert_eq!(pod["kind"], "Pod", "{platform}");

@@ -588,19 +588,21 @@ fn placements_prints_the_map_and_every_file_of_a_render() {
 
 #[test]
 fn the_readme_table_is_the_placement_map() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let readme = std::fs::read_to_string(root().join("docs/bootstrap-and-image.md"))
+        .expect("docs/bootstrap-and-image.md");
     assert!(
         readme.contains(&ccm_render::output::placement::markdown_table()),
-        "README's placement table differs from src/placement.rs MAP; it should read:\n{}",
+        "docs/bootstrap-and-image.md's placement table differs from src/output/placement MAP; it should read:\n{}",
         ccm_render::output::placement::markdown_table()
     );
 }
 
-/// The `sh` blocks of the README's "Embedding in bootstrap.ign" section.
+/// The `sh` blocks of the "Embedding in bootstrap.ign" section of docs/ignition.md.
 fn readme_embedding_commands() -> Vec<String> {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let readme =
+        std::fs::read_to_string(root().join("docs/ignition.md")).expect("docs/ignition.md");
     let section = readme
-        .split("### Embedding in bootstrap.ign")
+        .split("## Embedding in bootstrap.ign")
         .nth(1)
         .expect("section")
         .split("\n## ")

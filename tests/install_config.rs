@@ -977,27 +977,27 @@ fn the_install_config_path_agrees_with_the_public_conformance_clusters() {
 }
 
 const TABLE_START: &str =
-    "<!-- needs-table: generated from src/install_config/facts.rs NEEDS -->\n";
+    "<!-- needs-table: generated from src/config/install_config/facts.rs NEEDS -->\n";
 const TABLE_END: &str = "<!-- end needs-table -->";
 
-/// The README's table "What each platform needs besides the install-config" and the one in
-/// `render --help` come from the same data (`facts::NEEDS`); this keeps the README's copy equal
-/// (`CCM_RENDER_REGENERATE=1` rewrites it).
+/// The table "What each platform needs besides the install-config" of docs/install-config.md and
+/// the one in `render --help` come from the same data (`facts::NEEDS`); this keeps the docs' copy
+/// equal (`CCM_RENDER_REGENERATE=1` rewrites it).
 #[test]
 fn the_readme_and_help_list_the_same_needs() {
     let want = ccm_render::config::install_config::facts::markdown_table();
-    let path = root().join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README");
+    let path = root().join("docs/install-config.md");
+    let readme = std::fs::read_to_string(&path).expect("docs/install-config.md");
     let start = readme.find(TABLE_START).expect("table start") + TABLE_START.len();
     let end = readme[start..].find(TABLE_END).expect("table end") + start;
     if std::env::var_os("CCM_RENDER_REGENERATE").is_some() {
         let text = format!("{}{want}{}", &readme[..start], &readme[end..]);
-        std::fs::write(&path, text).expect("write README");
+        std::fs::write(&path, text).expect("write docs/install-config.md");
     } else {
         assert_eq!(
             &readme[start..end],
             want,
-            "README table (CCM_RENDER_REGENERATE=1 rewrites it)"
+            "docs/install-config.md table (CCM_RENDER_REGENERATE=1 rewrites it)"
         );
     }
     let help = ccm_render(&["render", "--help"]);

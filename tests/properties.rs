@@ -3,7 +3,7 @@
 //! every written file reads back as exactly the object rendered, with the values taken from the
 //! inputs (infrastructure name, namespace, proxy values, cloud config ConfigMap keys and values)
 //! still strings, even when they read as booleans, numbers or nulls in some YAML version.
-//! (`src/yaml.rs` checks the same of `yaml::to_string` against a YAML 1.1 reader.)
+//! (`crates/catalogue/src/yaml/` checks the same of `yaml::to_string` against a YAML 1.1 reader.)
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Providers as data (issues 9, 14): External platform selection, the shipped oci, alicloud
 //! and digitalocean providers, default vendor images, `--provider-dir`, and `provider new` /
-//! `provider check` as the README's "Writing a provider" section uses them.
+//! `provider check` as the "Writing a provider" section of docs/providers.md uses them.
 
 mod common;
 
@@ -196,8 +196,8 @@ fn external_without_a_ccm_renders_nothing_and_says_why() {
     assert!(stderr(&out).contains("--provider-dir"), "{}", stderr(&out));
 }
 
-/// Runs the steps of README "Writing a provider" for a provider `acme` under `root`: `provider
-/// new`, the edits the README lists, `provider check`. Returns the providers folder.
+/// Runs the steps of docs/providers.md "Writing a provider" for a provider `acme` under `root`:
+/// `provider new`, the edits the page lists, `provider check`. Returns the providers folder.
 fn write_provider_as_the_readme_says(root: &Path) -> std::path::PathBuf {
     let providers = root.join("providers");
     // Step 1.
@@ -373,7 +373,7 @@ fn root_dir(rel: &str) -> std::path::PathBuf {
     root().join(rel)
 }
 
-/// A broken copy of the README's provider: `edit` changes it; the error must name `file` and
+/// A broken copy of docs/providers.md's provider: `edit` changes it; the error must name `file` and
 /// `field`, from `provider check` and from `render --provider-dir` (which leaves the output
 /// untouched).
 fn assert_broken(name: &str, edit: impl Fn(&Path), file: &str, field: &str) {

@@ -2,18 +2,15 @@
 //!
 //! build.rs reads every folder under `assets/` with the reader `--provider-dir` uses
 //! ([`crate::provider_dir`]), parses and checks it with the code `--provider-dir` and
-//! `provider check` use ([`super::parse`], [`super::check`]), and hands the results to
+//! `provider check` use ([`crate::providers::parse()`], [`crate::providers::check`]), and hands the results to
 //! [`compile`], which encodes each as one entry of a [`Compiled`] table under a key (`common`,
 //! `provider/aws`, `objects/aws`). build.rs writes the entries to `$OUT_DIR` and the binary
 //! embeds them; at run time [`Table`] decodes only the entries a command asks for, so a render
 //! parses no YAML for the built-in providers. A broken asset fails the build with the error
 //! `provider check` would print (file and field).
 //!
-//! build.rs compiles this file and the ones it uses (`descriptor.rs`, `parse.rs`, `check.rs`,
-//! `src/yaml.rs`, `src/validate.rs`, `src/json_fields.rs`, `src/render/script.rs`,
-//! `src/inputs/provider_dir.rs`) as modules of its own, through `#[path]`: they may use
-//! `super::` for each other and `crate::` only for those modules, and only the crates listed
-//! in `[build-dependencies]`.
+//! This crate is a build-dependency of ccm-render as well as a dependency, so build.rs runs
+//! the same parsing and checking as the binary.
 //!
 //! # Adding more checked data
 //!
@@ -21,8 +18,7 @@
 //! 1. Give it a folder of its own under `assets/` (`assets/releases/`) and add the name to
 //!    [`RESERVED`], so that it is not read as a provider.
 //! 2. Write its types (deriving `Serialize` and `Deserialize`) and a pure `parse` that checks
-//!    it and names the file and field in its errors, in a file under `src/` that follows the
-//!    rules above; declare that file in build.rs next to the others.
+//!    it and names the file and field in its errors, in a module of this crate.
 //! 3. In [`compile`], parse the folder and [`Compiled::add`] each item under a key prefix of
 //!    its own (`release/4.18`).
 //! 4. At run time, [`Table::get`] decodes one item and [`Table::keys`] lists a prefix's keys.

@@ -1,5 +1,5 @@
 //! What a release does differently, as plain data: build.rs compiles it (see
-//! `src/providers/compiled.rs`), so this file uses only serde and `crate::features`.
+//! `compiled.rs`).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! The release files (`assets/releases/<X.Y>.yaml`) as data, and the providers of each release:
 //! parsing and checking the files, resolving each release's behaviour, and applying each
 //! release's delta to the next release's providers, checked by the rules every provider
-//! follows. Pure. build.rs runs it (see `src/providers/compiled.rs`), so a broken release file
+//! follows. Pure. build.rs runs it (see `compiled.rs`), so a broken release file
 //! fails the build naming the file and the field, and a render decodes a release's providers
 //! as cheaply as the newest's; this file therefore uses only `crate::` modules build.rs has.
 

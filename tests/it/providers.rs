@@ -2,7 +2,7 @@
 //! and digitalocean providers, default vendor images, `--provider-dir`, and `provider new` /
 //! `provider check` as the README's "Writing a provider" section uses them.
 
-mod common;
+use crate::common;
 
 use base64::Engine as _;
 use common::*;

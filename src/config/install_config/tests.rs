@@ -1,5 +1,5 @@
 //! Unit tests of the install-config checks and derivations; the end-to-end comparisons with
-//! hand-written installer output are in `tests/install_config.rs`.
+//! hand-written installer output are in `tests/it/install_config.rs`.
 
 use super::*;
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! Ignition binary itself); scripts/test installs it through scripts/ignition and sets
 //! IGNITION_VALIDATE and IGNITION_BIN.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;
@@ -125,7 +125,7 @@ fn apply_with_ignition(config: &Path, work: &Path) -> PathBuf {
 /// (contrib/bootkube/ccm-bootstrap.sh) on an asset folder laid out as the installer lays out
 /// /opt/openshift. `bootkube_podman_run` (which the stage takes from bootkube.sh when defined)
 /// runs this build's binary with the container's /assets mapped to the asset folder:
-/// tests/bootkube.rs proves that the image renders byte for byte what the binary renders.
+/// tests/it/bootkube.rs proves that the image renders byte for byte what the binary renders.
 /// Returns the asset folder's `ccm-bootstrap/` render.
 fn apply_as_the_stage(platform: &str, manifests: bool, work: &Path) -> (PathBuf, PathBuf) {
     let assets = work.join("assets");

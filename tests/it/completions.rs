@@ -1,6 +1,6 @@
 //! The completion scripts committed under completions/ are what the current command line
 //! generates. After changing src/commands/cli.rs, regenerate them with:
-//!   CCM_RENDER_REGENERATE=1 cargo test --test completions
+//!   CCM_RENDER_REGENERATE=1 cargo test --test it completions::
 //! and review the change with `git diff completions/`.
 
 use ccm_render::commands::cli::{COMPLETION_FILES, write_completions};
@@ -21,7 +21,7 @@ fn committed_completions_are_current() {
         let committed = std::fs::read(&path).unwrap_or_default();
         assert!(
             committed == generated,
-            "{} is stale; run: CCM_RENDER_REGENERATE=1 cargo test --test completions",
+            "{} is stale; run: CCM_RENDER_REGENERATE=1 cargo test --test it completions::",
             path.display()
         );
     }

@@ -1,7 +1,7 @@
 //! `--credentials` (issue 4, point 2) and `--ca-bundle` with the `ccm-trusted-ca` ConfigMap
 //! (issue 4, point 4), through the binary.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! `oc adm release extract` writes): every platform renders the same tree as from the
 //! images.json it stands for, and a tag the render needs but the stream lacks is named.
 
-mod common;
+use crate::common;
 
 use common::*;
 use pretty_assertions::assert_eq;

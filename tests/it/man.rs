@@ -1,6 +1,6 @@
 //! The man pages committed under man/ are what the current command line generates. After
 //! changing src/commands/cli.rs, regenerate them (with the completions) with:
-//!   CCM_RENDER_REGENERATE=1 cargo test --test man --test completions
+//!   CCM_RENDER_REGENERATE=1 cargo test --test it -- man:: completions::
 //! and review the change with `git diff man/`; `man -l man/ccm-render.1` shows a page.
 
 use std::path::PathBuf;
@@ -36,7 +36,7 @@ fn committed_man_pages_are_current() {
         let committed = std::fs::read(&path).unwrap_or_default();
         assert!(
             &committed == roff,
-            "{} is stale; run: CCM_RENDER_REGENERATE=1 cargo test --test man",
+            "{} is stale; run: CCM_RENDER_REGENERATE=1 cargo test --test it man::",
             path.display()
         );
     }

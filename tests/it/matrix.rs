@@ -2,7 +2,7 @@
 //! case, the same files as `render` writes for the same inputs, and `--check`/`--diff` showing
 //! exactly the cases a change to a provider touches.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::collections::BTreeSet;

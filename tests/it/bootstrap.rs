@@ -1,7 +1,7 @@
 //! Bootstrap static pods (issue 4, point 1): for every platform with a CCM, one Pod in
 //! kube-system that runs the CCM with only the cloud-node controller, from host paths only.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 //! else is rendered but the cloud-conf and trusted CA ConfigMaps; and two runs give
 //! byte-identical trees.
 
-mod common;
+use crate::common;
 
 use common::*;
 use pretty_assertions::assert_eq;

@@ -1,7 +1,7 @@
 //! The command-line contract (spec/cli-contract.md): exit statuses, error lines, the output
 //! layout, and what render does with proxies, namespaces and platforms without a CCM.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

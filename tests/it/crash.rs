@@ -5,7 +5,7 @@
 //! gives up naming the holder; a disk that fills mid-update leaves the old render.
 //! The step-by-step fault injection is in src/output/tests.rs.
 
-mod common;
+use crate::common;
 
 use common::{Entry, conformance, snapshot, stderr, variant};
 use std::collections::BTreeMap;

@@ -12,7 +12,7 @@
 //! builds it). A plain `cargo test` skips them as ignored; scripts/test (so CI) runs them, and
 //! there a machine where podman cannot run fails them.
 
-mod common;
+use crate::common;
 
 use common::*;
 use pretty_assertions::assert_eq;

@@ -3,7 +3,7 @@
 //! a second with a few lines naming the input and the problem, never panic, and leave a
 //! pre-populated `--dest-dir` exactly as it was (contents, modes, links and folders).
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde::Deserialize;

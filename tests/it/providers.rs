@@ -2,7 +2,7 @@
 //! and digitalocean providers, default vendor images, `--provider-dir`, and `provider new` /
 //! `provider check` as the "Writing a provider" section of docs/providers.md uses them.
 
-mod common;
+use crate::common;
 
 use base64::Engine as _;
 use common::*;

@@ -7,7 +7,7 @@
 //! and review them with `git diff tests/snapshots testdata/golden`. `[DEST]` in a snapshot stands
 //! for the temporary output directory, `[..]` for any text.
 
-mod common;
+use crate::common;
 
 use common::{PLATFORMS, conformance, read_tree, root};
 use serde_json::Value;
@@ -93,38 +93,38 @@ fn stdout_of(command: Command) -> (Option<i32>, String, String) {
 #[test]
 fn help_of_every_command_shows_real_examples() {
     for (args, snapshot) in [
-        (vec!["--help"], file!["snapshots/cmd/help.txt"]),
+        (vec!["--help"], file!["../snapshots/cmd/help.txt"]),
         (
             vec!["render", "--help"],
-            file!["snapshots/cmd/render-help.txt"],
+            file!["../snapshots/cmd/render-help.txt"],
         ),
         (
             vec!["platforms", "--help"],
-            file!["snapshots/cmd/platforms-help.txt"],
+            file!["../snapshots/cmd/platforms-help.txt"],
         ),
         (
             vec!["matrix", "--help"],
-            file!["snapshots/cmd/matrix-help.txt"],
+            file!["../snapshots/cmd/matrix-help.txt"],
         ),
         (
             vec!["completions", "--help"],
-            file!["snapshots/cmd/completions-help.txt"],
+            file!["../snapshots/cmd/completions-help.txt"],
         ),
         (
             vec!["releases", "--help"],
-            file!["snapshots/cmd/releases-help.txt"],
+            file!["../snapshots/cmd/releases-help.txt"],
         ),
         (
             vec!["provider", "--help"],
-            file!["snapshots/cmd/provider-help.txt"],
+            file!["../snapshots/cmd/provider-help.txt"],
         ),
         (
             vec!["provider", "new", "--help"],
-            file!["snapshots/cmd/provider-new-help.txt"],
+            file!["../snapshots/cmd/provider-new-help.txt"],
         ),
         (
             vec!["provider", "check", "--help"],
-            file!["snapshots/cmd/provider-check-help.txt"],
+            file!["../snapshots/cmd/provider-check-help.txt"],
         ),
     ] {
         ccm_render(None)
@@ -156,12 +156,12 @@ fn usage_errors_are_exit_2_and_say_what_to_do() {
         .assert()
         .code(2)
         .stdout_eq("")
-        .stderr_eq(file!["snapshots/cmd/unknown-subcommand.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/unknown-subcommand.txt"]);
     ccm_render(None)
         .args(["render", "--images", "x.json"])
         .assert()
         .code(2)
-        .stderr_eq(file!["snapshots/cmd/render-missing-flags.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/render-missing-flags.txt"]);
     ccm_render(None)
         .args([
             "render",
@@ -177,7 +177,7 @@ fn usage_errors_are_exit_2_and_say_what_to_do() {
         ])
         .assert()
         .code(2)
-        .stderr_eq(file!["snapshots/cmd/diff-with-json.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/diff-with-json.txt"]);
     ccm_render(None)
         .args(["completions", "tcsh"])
         .assert()
@@ -192,12 +192,12 @@ fn platforms_table_and_json() {
         .arg("platforms")
         .assert()
         .code(0)
-        .stdout_eq(file!["snapshots/cmd/platforms.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/platforms.txt"]);
     ccm_render(None)
         .args(["platforms", "--output", "json"])
         .assert()
         .code(0)
-        .stdout_eq(file!["snapshots/cmd/platforms.json": Text]);
+        .stdout_eq(file!["../snapshots/cmd/platforms.json": Text]);
     let (_, text, _) = stdout_of(ccm_render(None).args(["platforms", "--output", "json"]));
     let json: Value = serde_json::from_str(&text).expect("JSON");
     let rows = json["platforms"].as_array().expect("platforms");
@@ -220,12 +220,12 @@ fn releases_table_and_json() {
         .assert()
         .code(0)
         .stderr_eq("")
-        .stdout_eq(file!["snapshots/cmd/releases.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/releases.txt"]);
     ccm_render(None)
         .args(["releases", "--output", "json"])
         .assert()
         .code(0)
-        .stdout_eq(file!["snapshots/cmd/releases.json": Text]);
+        .stdout_eq(file!["../snapshots/cmd/releases.json": Text]);
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn render_writes_and_says_so_on_stderr() {
         .assert()
         .code(0)
         .stdout_eq("")
-        .stderr_eq(file!["snapshots/cmd/render-aws.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/render-aws.txt"]);
 }
 
 #[test]
@@ -262,7 +262,7 @@ fn render_output_json_lists_every_file_with_its_object() {
         .args(with(render_args("aws", &dest), &["--output", "json"]))
         .assert()
         .code(0)
-        .stdout_eq(file!["snapshots/cmd/render-aws.json": Text]);
+        .stdout_eq(file!["../snapshots/cmd/render-aws.json": Text]);
     // A rerun reports every file unchanged.
     let (code, text, _) = stdout_of(
         ccm_render(Some(&dest)).args(with(render_args("aws", &dest), &["--output", "json"])),
@@ -284,8 +284,8 @@ fn check_on_a_missing_dir_lists_everything_and_creates_nothing() {
         .args(with(render_args("aws", &dest), &["--check"]))
         .assert()
         .code(1)
-        .stdout_eq(file!["snapshots/cmd/check-missing-dir.txt"])
-        .stderr_eq(file!["snapshots/cmd/check-missing-dir.stderr.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/check-missing-dir.txt"])
+        .stderr_eq(file!["../snapshots/cmd/check-missing-dir.stderr.txt"]);
     assert!(!dest.exists(), "--check created {}", dest.display());
 }
 
@@ -334,13 +334,13 @@ fn check_lists_changed_missing_and_mode_changes_and_extra_files_only_with_prune(
         .args(with(render_args("aws", &dest), &["--check"]))
         .assert()
         .code(1)
-        .stdout_eq(file!["snapshots/cmd/check-drift.txt"])
-        .stderr_eq(file!["snapshots/cmd/check-drift.stderr.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/check-drift.txt"])
+        .stderr_eq(file!["../snapshots/cmd/check-drift.stderr.txt"]);
     ccm_render(Some(&dest))
         .args(with(render_args("aws", &dest), &["--check", "--prune"]))
         .assert()
         .code(1)
-        .stdout_eq(file!["snapshots/cmd/check-drift-prune.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/check-drift-prune.txt"]);
     assert_eq!(read_tree(&dest), before, "--check changed the directory");
 }
 
@@ -353,12 +353,12 @@ fn an_extra_file_alone_is_exit_0_without_prune_and_1_with_it() {
         .assert()
         .code(0)
         .stdout_eq("")
-        .stderr_eq(file!["snapshots/cmd/check-extra.stderr.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/check-extra.stderr.txt"]);
     ccm_render(Some(&dest))
         .args(with(render_args("aws", &dest), &["--diff", "--prune"]))
         .assert()
         .code(1)
-        .stdout_eq(file!["snapshots/cmd/diff-extra-prune.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/diff-extra-prune.txt"]);
 }
 
 #[test]
@@ -403,7 +403,7 @@ fn diff_shows_every_change_plain_when_piped() {
         .args(with(render_args("aws", &dest), &["--diff", "--prune"]))
         .assert()
         .code(1)
-        .stdout_eq(file!["snapshots/cmd/diff-drift.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/diff-drift.txt"]);
     assert_eq!(read_tree(&dest), before, "--diff changed the directory");
 }
 
@@ -457,7 +457,7 @@ fn prune_removes_what_the_render_no_longer_produces_and_keeps_foreign_files() {
         .args(render_args("aws", &dest))
         .assert()
         .code(0)
-        .stderr_eq(file!["snapshots/cmd/render-no-prune.stderr.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/render-no-prune.stderr.txt"]);
     assert!(dest.join("manifests/configmap-old.yaml").exists());
     ccm_render(Some(&dest))
         .args(with(
@@ -466,8 +466,8 @@ fn prune_removes_what_the_render_no_longer_produces_and_keeps_foreign_files() {
         ))
         .assert()
         .code(0)
-        .stdout_eq(file!["snapshots/cmd/render-prune.json": Text])
-        .stderr_eq(file!["snapshots/cmd/render-prune.stderr.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/render-prune.json": Text])
+        .stderr_eq(file!["../snapshots/cmd/render-prune.stderr.txt"]);
     let tree = read_tree(&dest);
     assert!(!tree.contains_key("manifests/configmap-old.yaml"));
     assert!(
@@ -528,7 +528,7 @@ fn diff_never_prints_credentials_old_or_new() {
         .args(with(args.clone(), &["--diff", "--prune"]))
         .assert()
         .code(1)
-        .stdout_eq(file!["snapshots/cmd/diff-redacted.txt"]);
+        .stdout_eq(file!["../snapshots/cmd/diff-redacted.txt"]);
     let (_, text, errors) =
         stdout_of(ccm_render(Some(&dest)).args(with(args, &["--diff", "--prune"])));
     for secret in ["hunter2", "T0xELWh1bnRlcjI"] {
@@ -565,7 +565,7 @@ fn check_with_bad_input_or_a_file_as_dest_is_exit_2_and_touches_nothing() {
         .assert()
         .code(2)
         .stdout_eq("")
-        .stderr_eq(file!["snapshots/cmd/check-bad-input.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/check-bad-input.txt"]);
     assert_eq!(read_tree(&dest), before);
 
     let file = dest.join("config/cloud.conf");
@@ -585,14 +585,14 @@ fn provider_new_then_check_succeeds_and_a_broken_folder_exits_2() {
         .assert()
         .code(0)
         .stdout_eq("")
-        .stderr_eq(file!["snapshots/cmd/provider-new.stderr.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/provider-new.stderr.txt"]);
     let folder = dir.path().join("acme");
     ccm_render(Some(dir.path()))
         .args(["provider", "check"])
         .arg(&folder)
         .assert()
         .code(0)
-        .stdout_eq(file!["snapshots/cmd/provider-check.txt"])
+        .stdout_eq(file!["../snapshots/cmd/provider-check.txt"])
         .stderr_eq("");
     // A second `new` never overwrites.
     ccm_render(Some(dir.path()))
@@ -614,5 +614,5 @@ fn provider_new_then_check_succeeds_and_a_broken_folder_exits_2() {
         .assert()
         .code(2)
         .stdout_eq("")
-        .stderr_eq(file!["snapshots/cmd/provider-check-broken.stderr.txt"]);
+        .stderr_eq(file!["../snapshots/cmd/provider-check-broken.stderr.txt"]);
 }

@@ -1,9 +1,9 @@
 //! Rendering for a release (`--release`, or the release of an `image-references` ImageStream):
 //! which release is used and said, which are refused, and the proxy, TLS profile, feature gate
 //! and dual-stack variants each release renders as CCCMO of that release does (the plain cases
-//! are tests/conformance.rs).
+//! are tests/it/conformance.rs).
 
-mod common;
+use crate::common;
 
 use common::*;
 use pretty_assertions::assert_eq;

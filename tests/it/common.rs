@@ -1,6 +1,5 @@
 //! Helpers shared by the integration tests: running the binary, reading a rendered tree and
 //! normalising objects the way `testdata/conformance/README.md` defines equality.
-#![allow(dead_code)]
 
 use serde_json::Value;
 use std::collections::BTreeMap;

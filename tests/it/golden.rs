@@ -2,11 +2,11 @@
 //! `ccm-render render` writes for each conformance case's inputs (highly available). Unlike
 //! testdata/conformance (CCCMO's own output, never regenerated), these are ccm-render's output
 //! and change whenever the render does: after an intended change, run
-//!   CCM_RENDER_REGENERATE=1 cargo test --test golden
+//!   CCM_RENDER_REGENERATE=1 cargo test --test it golden::
 //! and review the result with `git diff testdata/golden`. File modes are not compared: git keeps
-//! only the executable bit (tests/cmd.rs and src/output/tests.rs test the modes).
+//! only the executable bit (tests/it/cmd.rs and src/output/tests.rs test the modes).
 
-mod common;
+use crate::common;
 
 use common::{PLATFORMS, read_tree, render_conformance, root};
 use std::collections::BTreeMap;
@@ -67,7 +67,7 @@ fn every_platform_renders_its_golden_tree() {
     }
     assert!(
         stale.is_empty(),
-        "{}\nIf the change is intended, run: CCM_RENDER_REGENERATE=1 cargo test --test golden \
+        "{}\nIf the change is intended, run: CCM_RENDER_REGENERATE=1 cargo test --test it golden:: \
          and review it with git diff testdata/golden",
         stale.join("\n")
     );

@@ -2,7 +2,7 @@
 //! wrong types rejected), with `kubernetes-validate --strict` from PyPI. `scripts/test` installs
 //! it and sets KUBERNETES_VALIDATE; a plain `cargo test` skips these tests as ignored.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! hand-written installer output (testdata/install-config/README.md), rendering from the
 //! install-config against rendering from what it derives, and bad install-configs.
 
-mod common;
+use crate::common;
 
 use common::*;
 use pretty_assertions::assert_eq;

@@ -5,7 +5,7 @@
 //! still strings, even when they read as booleans, numbers or nulls in some YAML version.
 //! (`crates/catalogue/src/yaml/` checks the same of `yaml::to_string` against a YAML 1.1 reader.)
 
-mod common;
+use crate::common;
 
 use ccm_render::catalogue::Catalogue;
 use ccm_render::config::InputFiles;

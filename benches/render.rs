@@ -13,10 +13,10 @@
 //! test run stays quick (same code, smaller input). `scripts/bench` times the whole process.
 
 use camino::{Utf8Path, Utf8PathBuf};
-use ccm_render::cloud_config::{self, Context, Transform};
+use ccm_render::catalogue::{Catalogue, Selection};
 use ccm_render::commands::render_config;
 use ccm_render::config::{ClusterConfig, DEFAULT_NAMESPACE, InputFiles};
-use ccm_render::providers::{Catalogue, Selection};
+use ccm_render::render::cloud_config::{self, Context, Transform};
 use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
 

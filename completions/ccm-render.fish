@@ -45,12 +45,12 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l opensta
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-octavia -d 'With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell)' -r -f -a "true\t''
 false\t''"
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l openstack-ca-cert -d 'With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy and Network to FILE (one YAML stream)' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l emit-infrastructure -d 'With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy, Network and FeatureGate to FILE (one YAML stream)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l images -l images-file -d 'images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release\'s image-references ImageStream' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l cloud-config -l cloud-config-file -d 'The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l proxy -d 'The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l network -d 'The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given' -r -F
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l feature-gate -d 'The FeatureGate manifest; without it, the OpenShift Default feature set' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l feature-gate -d 'The FeatureGate manifest; without it, the install-config\'s featureSet/featureGates, else the OpenShift Default feature set' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l apiserver -d 'The APIServer manifest (TLS security profile); without it, the Intermediate profile' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l credentials -d 'The installer\'s root credentials Secret for the platform (kube-system), or the CCM\'s own Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600)' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand render" -l ca-bundle -d 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host\'s system bundle)' -r -F

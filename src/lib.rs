@@ -1,31 +1,21 @@
 //! ccm-render: render OpenShift's cloud controller manager objects offline.
 //!
-//! Data flows one way: input files → [`inputs`] → [`config::ClusterConfig`] → a provider from
-//! [`providers`] → [`render::render`] (pure) → [`output`] (the only code that writes).
+//! The layers, each using only those above it in this list (docs/architecture.md; a test,
+//! `tests/it/layers.rs`, fails on a reference that reaches up):
+//! 1. [`inputs`]: the user's files, read and checked into typed values;
+//! 2. [`catalogue`]: the providers and releases of one run (formats and checks are the
+//!    `ccm-catalogue` crate's);
+//! 3. [`config`]: the cluster to render for ([`config::ClusterConfig`]): inputs, the
+//!    install-config's derivation, the release in force, TLS and feature gates;
+//! 4. [`render`]: the pure function from a configuration and a provider to objects and files;
+//! 5. [`output`]: the only code that writes (the tree, Ignition, summaries, diffs);
+//! 6. [`commands`]: the command line, one subcommand per file.
 
-pub mod capabilities;
-pub mod cli;
-pub mod cloud_config;
+pub mod catalogue;
 pub mod commands;
 pub mod config;
-pub mod diff;
-pub mod features;
-pub mod ignition;
 pub mod inputs;
-pub mod install_config;
-pub mod json_fields;
-pub mod matrix;
 pub mod output;
-pub mod placement;
-pub mod providers;
-pub mod redact;
-pub mod releases;
 pub mod render;
-pub mod scaffold;
-pub mod summary;
-pub mod tls;
-pub mod trusted_ca;
-pub mod validate;
-pub mod yaml;
 
 pub use commands::{ExitStatus, run};

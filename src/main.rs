@@ -8,7 +8,7 @@ static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.
-    let cli = ccm_render::cli::Cli::from_env();
+    let cli = ccm_render::commands::cli::Cli::from_env();
     match ccm_render::run(cli) {
         Ok(status) => status.into(),
         Err(err) => {

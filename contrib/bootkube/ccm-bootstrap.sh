@@ -28,9 +28,10 @@
 set -euo pipefail
 
 # ---- Where each output lands ---------------------------------------------------------------
-# The destination map is ccm-render's own (src/placement, README "Where the output lands on the
-# bootstrap node"), the one `render --ignition` writes into an Ignition config too, so the two
-# ways of delivering a render cannot disagree. `ccm-render placements --dest-dir DIR` prints one
+# The destination map is ccm-render's own (src/placement; docs/bootstrap-and-image.md, "Where the
+# output lands on the bootstrap node"), the one `render --ignition` writes into an Ignition
+# config too, so the two ways of delivering a render cannot disagree.
+# `ccm-render placements --dest-dir DIR` prints one
 # line per rendered file, in the placing order (static pods last: the kubelet starts a pod as
 # soon as its file appears, and the pod reads the others):
 #   <file, relative to DIR> <path on the node> <file mode> <mode of the file's folder>

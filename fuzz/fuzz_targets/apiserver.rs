@@ -18,7 +18,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some(object) = common::check(object) else {
         return;
     };
-    if let Some(tls) = common::check(ccm_render::tls::from_apiserver(Some(&object))) {
+    if let Some(tls) = common::check(ccm_render::config::tls::from_apiserver(Some(&object))) {
         for flag in tls.flags() {
             common::assert_script_safe("TLS flag", &flag);
         }

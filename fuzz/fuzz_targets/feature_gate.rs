@@ -4,7 +4,7 @@
 
 mod common;
 
-use ccm_render::features::FeatureGates;
+use ccm_catalogue::features::FeatureGates;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some(text) = common::text(data) else {

@@ -14,7 +14,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         ] {
             if let Some(image) = common::check(images.get(key, "the fuzz target")) {
                 assert!(
-                    ccm_render::validate::image_reference(image).is_ok(),
+                    ccm_catalogue::validate::image_reference(image).is_ok(),
                     "{image:?}"
                 );
                 common::assert_script_safe("image", image);

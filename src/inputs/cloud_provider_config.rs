@@ -101,7 +101,7 @@ pub fn load(path: &Utf8Path) -> Result<Source> {
 pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     // A raw INI cloud.conf is usually not YAML at all, and a raw JSON or YAML one (Azure,
     // vSphere) has no `kind`: only a stream holding a ConfigMap is taken as one.
-    let docs = match crate::yaml::documents(&text) {
+    let docs = match ccm_catalogue::yaml::documents(&text) {
         Ok(docs) => docs,
         // A file with a top-level `kind:` line is a Kubernetes object however broken (no INI,
         // JSON or vSphere YAML cloud config has one): report the YAML error, rather than let

@@ -77,7 +77,7 @@ pub fn load(path: &Utf8Path) -> Result<Credentials> {
 pub fn parse(text: &str, path: &Utf8Path) -> Result<Credentials> {
     // The YAML error could quote a scalar from the file, which may be a secret: keep only the
     // position it reports.
-    let docs = crate::yaml::documents(text).map_err(|err| {
+    let docs = ccm_catalogue::yaml::documents(text).map_err(|err| {
         let message = err.to_string();
         let position = message
             .find(" at line ")
@@ -139,7 +139,7 @@ fn secret(doc: &Value, path: &Utf8Path) -> Result<Secret> {
             Some(Value::Object(entries)) => entries,
             Some(other) => bail!(
                 "{path}: Secret {id}: {field}: expected a mapping, found {}",
-                crate::json_fields::type_name(other)
+                ccm_catalogue::json_fields::type_name(other)
             ),
         };
         for (key, value) in entries {
@@ -147,7 +147,7 @@ fn secret(doc: &Value, path: &Utf8Path) -> Result<Secret> {
             let Value::String(text) = value else {
                 bail!(
                     "{path}: Secret {id}: {field}.{key}: expected a string, found {}",
-                    crate::json_fields::type_name(value)
+                    ccm_catalogue::json_fields::type_name(value)
                 );
             };
             let bytes = if decode {

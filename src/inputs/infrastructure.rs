@@ -7,7 +7,7 @@ use camino::Utf8Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-pub use crate::providers::KNOWN_PLATFORMS;
+pub use ccm_catalogue::providers::KNOWN_PLATFORMS;
 
 /// The parts of the Infrastructure that the render reads, plus the whole object for the cloud
 /// config transforms (vSphere reads failure domains and node networking from it).
@@ -175,7 +175,7 @@ pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
     }
     let infrastructure_name = status.infrastructure_name;
     if !infrastructure_name.is_empty() {
-        crate::validate::infrastructure_name(&infrastructure_name)
+        ccm_catalogue::validate::infrastructure_name(&infrastructure_name)
             .map_err(|err| anyhow::anyhow!("{path}: status.infrastructureName: {err}"))?;
     }
     let external_ccm_state = platform_status

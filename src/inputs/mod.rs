@@ -8,7 +8,6 @@ pub mod cloud_provider_config;
 pub mod credentials;
 pub mod images;
 pub mod infrastructure;
-pub mod provider_dir;
 pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -16,7 +15,7 @@ use camino::Utf8Path;
 use serde_json::Value;
 use std::io::Read as _;
 
-pub use crate::json_fields::{kind_of, name_of, typed};
+pub use ccm_catalogue::json_fields::{kind_of, name_of, typed};
 
 /// The largest input file accepted. Real inputs are a few kilobytes; a whole
 /// `openshift-install create manifests` stream is well under a megabyte.
@@ -51,7 +50,8 @@ pub fn read_text(path: &Utf8Path) -> Result<String> {
 
 /// Parses an input's text into its YAML/JSON documents.
 pub fn parse_documents(text: &str, path: &Utf8Path) -> Result<Vec<Value>> {
-    crate::yaml::documents(text).map_err(|err| anyhow!("{path}: not valid YAML or JSON: {err}"))
+    ccm_catalogue::yaml::documents(text)
+        .map_err(|err| anyhow!("{path}: not valid YAML or JSON: {err}"))
 }
 
 /// Picks the one object of `kind` out of a document stream. When the stream holds several, the

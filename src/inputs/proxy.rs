@@ -100,7 +100,7 @@ pub fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
 }
 
 fn check(fields: Fields, at: &str, path: &Utf8Path) -> Result<(ProxyEnv, String)> {
-    use crate::validate::{no_proxy, proxy_url};
+    use ccm_catalogue::validate::{no_proxy, proxy_url};
     let named = |field: &str, err: anyhow::Error| anyhow!("{path}: {at}.{field}: {err}");
     if !fields.http_proxy.is_empty() {
         proxy_url(&fields.http_proxy).map_err(|e| named("httpProxy", e))?;

@@ -18,48 +18,17 @@
 
 use super::durable::{self, Flush};
 use super::failpoint;
+use super::fs::{create_root, probe_dir};
 use super::journal::{self, Journal, Step};
 use super::lock::DirLock;
 use super::names;
-use super::plan::{self, Change, Plan, check_dest, probe_dir};
+use super::plan::{self, Change, Plan, check_dest};
 use super::recover::{self, Leftovers};
+use super::report::WriteReport;
 use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
-
-/// What [`Dest::apply`] did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WriteReport {
-    /// Files created or changed.
-    pub written: Vec<Utf8PathBuf>,
-    /// Files already as rendered.
-    pub unchanged: Vec<Utf8PathBuf>,
-    /// Files removed by `--prune`.
-    pub removed: Vec<Utf8PathBuf>,
-    /// Files under the output folders that this render does not produce and that were left in
-    /// place (all of them without `--prune`; symbolic links and names that are not UTF-8 even
-    /// with it).
-    pub left: Vec<Utf8PathBuf>,
-}
-
-impl WriteReport {
-    /// What carrying out `plan` does (or did).
-    pub fn of(plan: &Plan) -> Self {
-        let mut report = Self {
-            left: plan.left.clone(),
-            ..Self::default()
-        };
-        for entry in &plan.entries {
-            match entry.change {
-                Change::Added | Change::Changed => report.written.push(entry.path.clone()),
-                Change::Unchanged => report.unchanged.push(entry.path.clone()),
-                Change::Removed => report.removed.push(entry.path.clone()),
-            }
-        }
-        report
-    }
-}
 
 /// An output directory open for writing: it exists, this run holds its lock, and what a crashed
 /// run left in it is repaired. Dropping it releases the lock. One per output directory: a
@@ -294,31 +263,6 @@ fn emptied_folders(
     let mut out: Vec<Utf8PathBuf> = emptied.into_iter().collect();
     out.reverse();
     Ok(out)
-}
-
-/// Creates `--dest-dir` and its missing ancestors. The user named this path, so symbolic links
-/// on the way to it (and `--dest-dir` itself being one) are followed; below it, nothing is.
-/// Another run creating the same folders at the same time is no error.
-pub(super) fn create_root(dir: &Utf8Path) -> Result<()> {
-    match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => return Ok(()),
-        Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-        Err(err) => bail!("--dest-dir: {dir}: {err}"),
-    }
-    if std::fs::symlink_metadata(dir).is_ok() {
-        bail!("--dest-dir: {dir} is a symbolic link to nowhere");
-    }
-    if let Some(parent) = dir.parent()
-        && !parent.as_str().is_empty()
-    {
-        create_root(parent)?;
-    }
-    match std::fs::create_dir(dir) {
-        Ok(()) => Ok(()),
-        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
-        Err(err) => bail!("--dest-dir: creating {dir}: {err}"),
-    }
 }
 
 /// Writes a tree under `dest` (opened with [`Dest::open`]); files it does not produce stay.

@@ -14,11 +14,12 @@
 //! the next run that writes there (into a new directory, or any `--dest-dir` of the same
 //! parent) removes those whose lock is free, so that no staging folder outlives the next run.
 
-use super::apply::{WriteReport, create_root};
 use super::durable::{self, Flush};
 use super::failpoint;
+use super::fs::create_root;
 use super::names;
 use super::plan::Plan;
+use super::report::WriteReport;
 use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};

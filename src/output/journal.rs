@@ -83,7 +83,7 @@ pub(super) fn read(dest: &Utf8Path) -> Result<Option<Journal>> {
     let path = names::join(dest, names::JOURNAL);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(err) if super::plan::missing(&err) => return Ok(None),
+        Err(err) if super::fs::missing(&err) => return Ok(None),
         Err(err) => bail!("--dest-dir: reading {path}: {err}"),
     };
     let journal: Journal = serde_json::from_str(&text).with_context(|| {
@@ -187,7 +187,7 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
             match builder.create(&dir) {
                 Ok(()) => {}
                 Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
-                    if !super::plan::probe_dir(&dir)? {
+                    if !super::fs::probe_dir(&dir)? {
                         bail!("--dest-dir: {dir} vanished while it was being created");
                     }
                 }
@@ -217,7 +217,7 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
             let file = names::join(dest, path);
             match std::fs::remove_file(&file) {
                 Ok(()) => {}
-                Err(err) if super::plan::missing(&err) => {}
+                Err(err) if super::fs::missing(&err) => {}
                 Err(err) => bail!("--dest-dir: removing {file}: {err}"),
             }
             flush.dir(&parent_of(&file));
@@ -228,8 +228,7 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
             if let Err(err) = std::fs::remove_dir(&dir) {
                 // Gone (done already), or not empty: something appeared in it since the plan,
                 // and keeping a folder loses nothing.
-                if !super::plan::missing(&err)
-                    && err.kind() != std::io::ErrorKind::DirectoryNotEmpty
+                if !super::fs::missing(&err) && err.kind() != std::io::ErrorKind::DirectoryNotEmpty
                 {
                     bail!("--dest-dir: removing {dir}: {err}");
                 }

@@ -72,7 +72,7 @@ impl DirLock {
         let path = names::join(dest, names::LOCK);
         let file = match std::fs::File::open(&path) {
             Ok(file) => file,
-            Err(err) if super::plan::missing(&err) => return Ok(None),
+            Err(err) if super::fs::missing(&err) => return Ok(None),
             Err(err) => bail!("--dest-dir {dest}: opening {path}: {err}"),
         };
         wait(dest, &path, timeout()?, || file.try_lock_shared())?;

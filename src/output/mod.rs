@@ -44,23 +44,31 @@
 //! missing or whole. A render that changes nothing writes nothing.
 
 mod apply;
+pub mod diff;
 mod durable;
 mod failpoint;
 mod fresh;
+mod fs;
+pub mod ignition;
 mod journal;
 mod lock;
 mod names;
+pub mod placement;
 mod plan;
 mod recover;
+pub mod redact;
+mod report;
+pub mod summary;
 mod tree;
 
-pub use apply::{Dest, WriteReport, apply, write};
+pub use apply::{Dest, apply, write};
 pub use durable::replace_single_file;
 pub use fresh::create as write_new;
 pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
 pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
 pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
 pub use recover::Leftovers;
+pub use report::WriteReport;
 pub use tree::{
     FOLDERS, File, ObjectRef, PRIVATE_MODE, PRUNABLE, PUBLIC_MODE, SECRETS, SECRETS_DIR_MODE, Tree,
     tree,

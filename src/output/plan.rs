@@ -16,14 +16,14 @@ pub fn check_dest(dest: &Utf8Path) -> Result<()> {
     match std::fs::metadata(dest) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
-        Err(err) if missing(&err) => {
+        Err(err) if super::fs::missing(&err) => {
             // The nearest existing ancestor must be a directory, or nothing can be created.
             let mut ancestor = dest.parent();
             while let Some(dir) = ancestor {
                 match std::fs::metadata(dir) {
                     Ok(meta) if meta.is_dir() => return Ok(()),
                     Ok(_) => bail!("--dest-dir {dest}: {dir} exists and is not a directory"),
-                    Err(err) if missing(&err) => {
+                    Err(err) if super::fs::missing(&err) => {
                         ancestor = dir.parent();
                     }
                     Err(err) => bail!("--dest-dir {dest}: {dir}: {err}"),
@@ -139,7 +139,7 @@ enum Contents {
 fn contents(dest: &Utf8Path) -> Result<Contents> {
     let entries = match std::fs::read_dir(dest) {
         Ok(entries) => entries,
-        Err(err) if missing(&err) => return Ok(Contents::Missing),
+        Err(err) if super::fs::missing(&err) => return Ok(Contents::Missing),
         Err(err) => bail!("--dest-dir {dest}: {err}"),
     };
     for entry in entries {
@@ -179,7 +179,7 @@ pub(super) fn compare_each(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<
         ..Plan::default()
     };
     for folder in tree.folders() {
-        if !probe_dir(&names::join(dest, folder))? {
+        if !super::fs::probe_dir(&names::join(dest, folder))? {
             plan.missing_folders.push(folder.into());
         }
     }
@@ -189,7 +189,7 @@ pub(super) fn compare_each(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<
         let path = names::join(dest, relative);
         let mut parent = relative.parent();
         while let Some(dir) = parent.filter(|d| !d.as_str().is_empty() && !probed.contains(d)) {
-            probe_dir(&names::join(dest, dir))?;
+            super::fs::probe_dir(&names::join(dest, dir))?;
             probed.push(dir);
             parent = dir.parent();
         }
@@ -231,22 +231,8 @@ fn probe_dir_or_missing(dest: &Utf8Path) -> Result<bool> {
     match std::fs::metadata(dest) {
         Ok(meta) if meta.is_dir() => Ok(true),
         Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
-        Err(err) if missing(&err) => Ok(false),
+        Err(err) if super::fs::missing(&err) => Ok(false),
         Err(err) => bail!("--dest-dir {dest}: {err}"),
-    }
-}
-
-/// Whether `dir` (inside `--dest-dir`) exists as a real directory; an error when it is a
-/// symbolic link or a file, which a write would refuse too.
-pub(super) fn probe_dir(dir: &Utf8Path) -> Result<bool> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.is_dir() => Ok(true),
-        Ok(meta) if meta.file_type().is_symlink() => {
-            bail!("--dest-dir: {dir} is a symbolic link; refusing to write through it")
-        }
-        Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
-        Err(err) if missing(&err) => Ok(false),
-        Err(err) => bail!("--dest-dir: {dir}: {err}"),
     }
 }
 
@@ -269,7 +255,7 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
         let dir = names::join(dest, &relative);
         let meta = match std::fs::symlink_metadata(&dir) {
             Ok(meta) => meta,
-            Err(err) if missing(&err) => continue,
+            Err(err) if super::fs::missing(&err) => continue,
             Err(err) => bail!("--dest-dir: {dir}: {err}"),
         };
         if meta.file_type().is_symlink() {
@@ -313,14 +299,6 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
     Ok(stale)
 }
 
-/// Whether a path does not exist (also when a file stands where a folder of the path should).
-pub(super) fn missing(err: &std::io::Error) -> bool {
-    matches!(
-        err.kind(),
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-    )
-}
-
 /// The file at `path` as it is now, or None when there is none.
 pub fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
     match std::fs::symlink_metadata(path) {
@@ -336,7 +314,7 @@ pub fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
                 mode: meta.permissions().mode() & 0o7777,
             }))
         }
-        Err(err) if missing(&err) => Ok(None),
+        Err(err) if super::fs::missing(&err) => Ok(None),
         Err(err) => bail!("--dest-dir: {path}: {err}"),
     }
 }

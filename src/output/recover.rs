@@ -92,7 +92,7 @@ pub(super) fn recover(dest: &Utf8Path) -> Result<Leftovers> {
         };
         match removed {
             Ok(()) => {}
-            Err(err) if super::plan::missing(&err) => {}
+            Err(err) if super::fs::missing(&err) => {}
             Err(err) => bail!("--dest-dir: removing the temporary file {path}: {err}"),
         }
     }
@@ -117,7 +117,7 @@ fn temporary_files(dest: &Utf8Path) -> Result<Vec<Utf8PathBuf>> {
         };
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
-            Err(err) if super::plan::missing(&err) => continue,
+            Err(err) if super::fs::missing(&err) => continue,
             Err(err) => bail!("--dest-dir: listing {dir}: {err}"),
         };
         for entry in entries {

@@ -69,7 +69,7 @@ pub struct ObjectRef {
 impl ObjectRef {
     fn of(object: &Value) -> Self {
         let text = |path: &[&str]| {
-            crate::json_fields::at(object, path)
+            ccm_catalogue::json_fields::at(object, path)
                 .and_then(Value::as_str)
                 .map(String::from)
         };
@@ -97,7 +97,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
         ("manifests", &rendered.manifests),
     ] {
         for (name, object) in file_names(objects)? {
-            let text = crate::yaml::to_string(object)?;
+            let text = ccm_catalogue::yaml::to_string(object)?;
             let path = super::names::join(camino::Utf8Path::new(folder), name);
             refs.push((path.clone(), ObjectRef::of(object)));
             // A Secret manifest (OCI's cloud-provider.yaml) can hold a cloud key: owner-only,
@@ -171,7 +171,7 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
     let mut out = Vec::with_capacity(objects.len());
     for (object, base) in objects.iter().zip(&short) {
         let stem = if counts.get(base.as_str()).copied().unwrap_or_default() > 1 {
-            let namespace = crate::json_fields::at(object, &["metadata", "namespace"])
+            let namespace = ccm_catalogue::json_fields::at(object, &["metadata", "namespace"])
                 .and_then(Value::as_str)
                 .unwrap_or("cluster");
             sanitize(&format!(

@@ -5,8 +5,8 @@
 //! Pure: the Secret was read by `inputs::credentials`. No error message quotes a value.
 
 use crate::inputs::credentials::{Credentials, Secret, SecretValue};
-use crate::providers::{AzureInjection, CredentialSource, CredentialsSpec};
 use anyhow::{Result, anyhow, bail};
+use ccm_catalogue::providers::{AzureInjection, CredentialSource, CredentialsSpec};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -161,8 +161,8 @@ fn azure_cloud_config(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::CredentialFile;
     use camino::Utf8PathBuf;
+    use ccm_catalogue::providers::CredentialFile;
 
     fn secret(ns: &str, name: &str, data: &[(&str, &str)]) -> Secret {
         Secret {

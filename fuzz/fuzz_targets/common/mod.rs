@@ -57,7 +57,7 @@ pub struct Conformance {
 
 /// The first document of a conformance file.
 pub fn document(text: &str) -> serde_json::Value {
-    ccm_render::yaml::documents(text).expect("conformance input parses")[0].clone()
+    ccm_catalogue::yaml::documents(text).expect("conformance input parses")[0].clone()
 }
 
 /// Runs the cloud config transform `kind` the way `render` does: the fuzz input is a
@@ -65,8 +65,8 @@ pub fn document(text: &str) -> serde_json::Value {
 /// and by NUL and a Network, which replace the conformance ones. Feature gates are all on or
 /// all off (by the input's length), as the transforms read a few of them. Errors must be one
 /// line; the same input must give the same output.
-pub fn transform(kind: ccm_render::cloud_config::Transform, base: &Conformance, data: &[u8]) {
-    use ccm_render::cloud_config::{Context, transform};
+pub fn transform(kind: ccm_render::render::cloud_config::Transform, base: &Conformance, data: &[u8]) {
+    use ccm_render::render::cloud_config::{Context, transform};
     let Some(text) = text(data) else {
         return;
     };
@@ -82,7 +82,7 @@ pub fn transform(kind: ccm_render::cloud_config::Transform, base: &Conformance, 
     };
     let first_document = |given: Option<&str>, fallback: &serde_json::Value| {
         given
-            .and_then(|t| ccm_render::yaml::documents(t).ok())
+            .and_then(|t| ccm_catalogue::yaml::documents(t).ok())
             .and_then(|docs| docs.into_iter().next())
             .unwrap_or_else(|| fallback.clone())
     };
@@ -91,7 +91,7 @@ pub fn transform(kind: ccm_render::cloud_config::Transform, base: &Conformance, 
     let gates_on = data.len().is_multiple_of(2);
     let feature_enabled = |_: &str| gates_on;
     // The newest release's transform, as a render without --release uses.
-    let behaviour = &ccm_render::releases::Releases::builtin()
+    let behaviour = &ccm_render::catalogue::Releases::builtin()
         .expect("built-in releases load")
         .newest()
         .behaviour

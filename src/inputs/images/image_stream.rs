@@ -80,13 +80,13 @@ pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
         Some(Value::String(name)) => {
             // The release version names the stream; Kubernetes names are DNS subdomains
             // (`4.20.15`, `4.21.0-0.nightly-2026-01-01-000000`), which also keeps it printable.
-            crate::validate::dns_subdomain(name)
+            ccm_catalogue::validate::dns_subdomain(name)
                 .map_err(|e| anyhow!("{path}: metadata.name: {}: {e}", shown(name)))?;
             Some(name.clone())
         }
         Some(other) => bail!(
             "{path}: metadata.name: expected a string (the release version), got {}",
-            crate::json_fields::type_name(other)
+            ccm_catalogue::json_fields::type_name(other)
         ),
     };
     let tags = match stream.pointer("/spec/tags") {
@@ -94,7 +94,7 @@ pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
         None | Some(Value::Null) => bail!("{path}: spec.tags is missing"),
         Some(other) => bail!(
             "{path}: spec.tags: expected a list, got {}",
-            crate::json_fields::type_name(other)
+            ccm_catalogue::json_fields::type_name(other)
         ),
     };
     let mut entries = BTreeMap::new();
@@ -106,7 +106,7 @@ pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
         let Value::String(name) = name else {
             bail!(
                 "{path}: {field}.name: expected a string, got {}",
-                crate::json_fields::type_name(name)
+                ccm_catalogue::json_fields::type_name(name)
             );
         };
         let Some(key) = key_for(name) else {
@@ -132,10 +132,10 @@ pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
             Some(Value::String(_)) => bail!("{path}: {field}: from.name is empty"),
             Some(other) => bail!(
                 "{path}: {field}: from.name: expected a string image reference, got {}",
-                crate::json_fields::type_name(other)
+                ccm_catalogue::json_fields::type_name(other)
             ),
         };
-        crate::validate::image_reference(image)
+        ccm_catalogue::validate::image_reference(image)
             .map_err(|err| anyhow!("{path}: {field}: from.name: {err}"))?;
         entries.insert(key.to_string(), image.clone());
     }
@@ -145,7 +145,7 @@ pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
 fn shown_value(value: &Value) -> String {
     match value {
         Value::String(s) => format!("{s:?}"),
-        other => crate::json_fields::type_name(other).to_string(),
+        other => ccm_catalogue::json_fields::type_name(other).to_string(),
     }
 }
 

@@ -59,7 +59,7 @@ impl Images {
             // An empty value is CCCMO's "missing" (its govalidator `required` check); it is
             // reported when a provider needs that key, not here.
             if !image.is_empty() {
-                crate::validate::image_reference(image)
+                ccm_catalogue::validate::image_reference(image)
                     .map_err(|err| anyhow!("{origin}: {}: {err}", super::shown(key)))?;
             }
         }
@@ -128,7 +128,7 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
             bail!(
                 "{origin}: {}: expected a string image reference, got {}",
                 super::shown(&key),
-                crate::json_fields::type_name(&value)
+                ccm_catalogue::json_fields::type_name(&value)
             );
         };
         entries.insert(key, image);

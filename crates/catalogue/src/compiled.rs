@@ -1,0 +1,398 @@
+//! The built-in catalogue, compiled at build time.
+//!
+//! build.rs reads every folder under `assets/` with the reader `--provider-dir` uses
+//! ([`crate::provider_dir`]), parses and checks it with the code `--provider-dir` and
+//! `provider check` use ([`crate::providers::parse()`], [`crate::providers::check`]), and hands the results to
+//! [`compile`], which encodes each as one entry of a [`Compiled`] table under a key (`common`,
+//! `provider/aws`, `objects/aws`). build.rs writes the entries to `$OUT_DIR` and the binary
+//! embeds them; at run time [`Table`] decodes only the entries a command asks for, so a render
+//! parses no YAML for the built-in providers. A broken asset fails the build with the error
+//! `provider check` would print (file and field).
+//!
+//! This crate is a build-dependency of ccm-render as well as a dependency, so build.rs runs
+//! the same parsing and checking as the binary.
+//!
+//! # Adding more checked data
+//!
+//! Data known at build time (per-release differences, for instance) is compiled the same way:
+//! 1. Give it a folder of its own under `assets/` (`assets/releases/`) and add the name to
+//!    [`RESERVED`], so that it is not read as a provider.
+//! 2. Write its types (deriving `Serialize` and `Deserialize`) and a pure `parse` that checks
+//!    it and names the file and field in its errors, in a module of this crate.
+//! 3. In [`compile`], parse the folder and [`Compiled::add`] each item under a key prefix of
+//!    its own (`release/4.18`).
+//! 4. At run time, [`Table::get`] decodes one item and [`Table::keys`] lists a prefix's keys.
+//! 5. Add a test beside the data that the compiled entries equal a run-time parse of `assets/`,
+//!    as `compiled_catalogue_equals_a_run_time_parse_of_assets` does for providers.
+//!
+//! # The encoding
+//!
+//! MessagePack (rmp-serde): the smallest run-time cost of the options measured that keeps the
+//! binary small and needs no code of our own. Measured with callgrind on the whole Azure render
+//! (the largest provider), commit 0d40627 plus each encoding: YAML parsed at run time 14.4 M
+//! instructions; serde_json text 5.70 M (decoding the provider 0.82 M); MessagePack 5.48 M
+//! (0.61 M); generated Rust code building the `Value`s 5.25 M (0.38 M) but 1.1 MB more binary
+//! (4.5 MB stripped, against a 5 MB budget) and a longer build. postcard and bincode cannot
+//! decode a `serde_json::Value` (they have no `deserialize_any`), so they would need a mirror
+//! type converted on every run. Cargo.toml has the figures too.
+
+use crate::provider_dir::read_folder;
+use crate::providers::check::check_unambiguous;
+use crate::providers::{Descriptor, Provider};
+use crate::providers::{parse, parse_common};
+use anyhow::{Context as _, Result, anyhow, bail};
+use camino::Utf8Path;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The key of the shared objects ([`super::Common`]).
+pub const COMMON: &str = "common";
+/// The key prefix of a provider's descriptor and origin ([`ProviderEntry`]).
+pub const PROVIDER: &str = "provider/";
+/// The key prefix of a provider's objects ([`ProviderObjects`]), kept apart from the descriptor
+/// so that choosing a provider decodes no manifests.
+pub const OBJECTS: &str = "objects/";
+
+/// The folder of release files (`crate::releases`).
+pub const RELEASES: &str = "releases";
+
+/// Folders of `assets/` that are not providers.
+pub const RESERVED: &[&str] = &[COMMON, RELEASES];
+
+/// A provider's descriptor and where it was read from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProviderEntry {
+    /// The descriptor.
+    pub descriptor: Descriptor,
+    /// `assets/<name>`.
+    pub origin: String,
+}
+
+/// A provider's parsed objects.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProviderObjects {
+    /// `manifests/*.yaml`.
+    #[serde(deserialize_with = "crate::yaml::value::trusted_list")]
+    pub manifests: Vec<Value>,
+    /// `bootstrap/*.yaml`.
+    #[serde(deserialize_with = "crate::yaml::value::trusted_list")]
+    pub bootstrap: Vec<Value>,
+}
+
+/// Encoded entries by key: what build.rs embeds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Compiled {
+    entries: BTreeMap<String, Vec<u8>>,
+}
+
+impl Compiled {
+    /// Encodes `value` under `key`; a key can be given once.
+    pub fn add<T: Serialize>(&mut self, key: String, value: &T) -> Result<()> {
+        use std::collections::btree_map::Entry;
+        let bytes = encode(value).with_context(|| format!("encoding {key}"))?;
+        match self.entries.entry(key) {
+            Entry::Occupied(entry) => bail!("{}: compiled twice", entry.key()),
+            Entry::Vacant(entry) => {
+                entry.insert(bytes);
+                Ok(())
+            }
+        }
+    }
+
+    /// The entries, sorted by key.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
+    }
+}
+
+/// Reads, parses, checks and encodes everything under `assets` (build.rs passes its own
+/// `assets/`, as a relative path so that messages say `assets/aws/provider.yaml`). Errors name
+/// the file and field, as `provider check` would.
+pub fn compile(assets: &Utf8Path) -> Result<Compiled> {
+    let mut compiled = Compiled::default();
+    let mut providers = Vec::new();
+    let mut common = None;
+    let mut releases = None;
+    for name in folder_names(assets)? {
+        let folder = read_folder(&assets.join(&name))?;
+        match name.as_str() {
+            COMMON => common = Some(parse_common(&folder)?),
+            RELEASES => releases = Some(folder),
+            _ => providers.push(parse(&folder)?),
+        }
+    }
+    let Some(common) = common else {
+        bail!("{assets}/{COMMON}: is missing");
+    };
+    let Some(releases) = releases else {
+        bail!("{assets}/{RELEASES}: is missing");
+    };
+    check_unambiguous(&providers)?;
+    add_releases(&mut compiled, &releases, &providers, &common)?;
+    compiled.add(COMMON.to_string(), &common)?;
+    for provider in providers {
+        add_provider(&mut compiled, provider)?;
+    }
+    Ok(compiled)
+}
+
+/// Every release ([`crate::releases::data::resolve`]): its entry, and for the older ones their
+/// shared objects and the providers their deltas changed, under keys of their own.
+fn add_releases(
+    compiled: &mut Compiled,
+    folder: &crate::provider_dir::FolderText,
+    providers: &[Provider],
+    common: &crate::providers::Common,
+) -> Result<()> {
+    use crate::releases::data;
+    let resolved = data::resolve(folder, providers, common)?;
+    for release in &resolved.releases {
+        compiled.add(format!("{}{}", data::RELEASE, release.name), release)?;
+    }
+    for (release, common) in &resolved.common {
+        compiled.add(format!("{}{release}", data::RELEASE_COMMON), common)?;
+    }
+    for (release, provider) in resolved.providers {
+        let name = provider.name().to_string();
+        compiled.add(
+            format!("{}{release}/{name}", data::RELEASE_OBJECTS),
+            &ProviderObjects {
+                manifests: provider.manifests,
+                bootstrap: provider.bootstrap,
+            },
+        )?;
+        compiled.add(
+            format!("{}{release}/{name}", data::RELEASE_PROVIDER),
+            &ProviderEntry {
+                descriptor: provider.descriptor,
+                origin: provider.origin,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+fn add_provider(compiled: &mut Compiled, provider: Provider) -> Result<()> {
+    let name = provider.name().to_string();
+    compiled.add(
+        format!("{OBJECTS}{name}"),
+        &ProviderObjects {
+            manifests: provider.manifests,
+            bootstrap: provider.bootstrap,
+        },
+    )?;
+    compiled.add(
+        format!("{PROVIDER}{name}"),
+        &ProviderEntry {
+            descriptor: provider.descriptor,
+            origin: provider.origin,
+        },
+    )
+}
+
+/// The folders directly under `assets`, sorted.
+fn folder_names(assets: &Utf8Path) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in assets
+        .read_dir_utf8()
+        .with_context(|| format!("{assets}: cannot read folder"))?
+    {
+        let entry = entry.with_context(|| format!("{assets}: cannot read folder"))?;
+        if !entry.path().is_dir() {
+            bail!("{}: is not a folder", entry.path());
+        }
+        names.push(entry.file_name().to_string());
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// The embedded entries, read-only: what the binary decodes at run time.
+#[derive(Debug, Clone, Copy)]
+pub struct Table<'a> {
+    entries: &'a [(&'a str, &'a [u8])],
+}
+
+impl<'a> Table<'a> {
+    /// A table over entries sorted by key (as build.rs writes them).
+    pub fn new(entries: &'a [(&'a str, &'a [u8])]) -> Self {
+        Self { entries }
+    }
+
+    /// Decodes the entry `key`.
+    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<T> {
+        let at = self
+            .entries
+            .binary_search_by(|(k, _)| (*k).cmp(key))
+            .map_err(|_| anyhow!("the built-in catalogue has no {key}"))?;
+        decode(self.entries[at].1).with_context(|| format!("built-in catalogue: {key}"))
+    }
+
+    /// The keys that start with `prefix`, sorted.
+    pub fn keys(&self, prefix: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.entries
+            .iter()
+            .map(|(k, _)| *k)
+            .filter(move |k| k.starts_with(prefix))
+    }
+}
+
+/// The embedded form of one value.
+pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {
+    Ok(rmp_serde::to_vec(value)?)
+}
+
+/// Decodes what [`encode`] wrote.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+    Ok(rmp_serde::from_slice(bytes)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The repository's `assets/` (tests run in this crate's folder).
+    fn assets() -> camino::Utf8PathBuf {
+        camino::Utf8PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"))
+    }
+
+    /// A copy of `assets/` with `edit` applied to one file, compiled as build.rs does.
+    fn compile_edited(file: &str, edit: impl Fn(&str) -> String) -> Result<Compiled> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = camino::Utf8Path::from_path(dir.path()).expect("utf8");
+        let copy = root.join("assets");
+        for folder in folder_names(&assets()).expect("assets/") {
+            let text = read_folder(&assets().join(&folder)).expect("reads");
+            for (path, content) in &text.files {
+                let to = copy.join(&folder).join(path);
+                std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+                let relative = format!("{folder}/{path}");
+                let content = if relative == file {
+                    edit(content)
+                } else {
+                    content.clone()
+                };
+                std::fs::write(&to, content).expect("write");
+            }
+        }
+        compile(&copy)
+    }
+
+    #[test]
+    fn an_unchanged_copy_of_assets_compiles() {
+        let copy = compile_edited("aws/provider.yaml", str::to_string).expect("compiles");
+        assert_eq!(
+            copy.entries().count(),
+            compile(&assets()).expect("compiles").entries().count()
+        );
+    }
+
+    #[test]
+    fn a_broken_asset_fails_the_compile_naming_the_file_and_the_field() {
+        let err = compile_edited("aws/provider.yaml", |text| {
+            text.replace(
+                "resourceName: aws-cloud-controller-manager",
+                "resourceName: AWS",
+            )
+        })
+        .expect_err("broken descriptor")
+        .to_string();
+        assert!(
+            err.ends_with("assets/aws/provider.yaml: spec.resourceName: \"AWS\" is not a DNS label (lower-case letters, digits and '-', starting and ending with a letter or digit)"),
+            "{err}"
+        );
+        let err = compile_edited(
+            "gcp/manifests/deployment-gcp-cloud-controller-manager.yaml",
+            |text| text.replacen("kind: Deployment", "kind: Deployment\nkind: Pod", 1),
+        )
+        .expect_err("duplicate key")
+        .to_string();
+        assert!(
+            err.contains("assets/gcp/manifests/deployment-gcp-cloud-controller-manager.yaml: not valid YAML: duplicate key"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_release_delta_that_does_not_fit_fails_the_compile_naming_the_file_and_the_field() {
+        let err = compile_edited("releases/4.21.yaml", |text| {
+            text.replace(
+                "ValidatingAdmissionPolicyBinding/openshift-cloud-controller-manager-cloud-provider-aws",
+                "ValidatingAdmissionPolicyBinding/nothing",
+            )
+        })
+        .expect_err("a removal of an object that is not there")
+        .to_string();
+        assert!(
+            err.ends_with("assets/releases/4.21.yaml: spec.providers.aws: remove[1]: no object ValidatingAdmissionPolicyBinding/nothing"),
+            "{err}"
+        );
+        let err = compile_edited("releases/4.18.yaml", |text| {
+            text.replace("azureEntries: false", "azureEntries: maybe")
+        })
+        .expect_err("a bad behaviour switch")
+        .to_string();
+        assert!(
+            err.contains(
+                "assets/releases/4.18.yaml: spec.behaviour.cloudConfig.azureEntries: invalid type"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn every_release_is_compiled_with_the_providers_its_deltas_change() {
+        let compiled = compile(&assets()).expect("compiles");
+        let keys: Vec<&str> = compiled.entries().map(|(k, _)| k).collect();
+        for release in ["4.18", "4.19", "4.20", "4.21", "4.22", "4.23"] {
+            assert!(
+                keys.contains(&format!("release/{release}").as_str()),
+                "{release}"
+            );
+        }
+        // 4.21 changes AWS, IBM Cloud, Power VS and Nutanix; 4.20 adds vSphere, 4.19 nothing.
+        let providers = |release: &str| -> Vec<&str> {
+            let prefix = format!("release-provider/{release}/");
+            keys.iter()
+                .filter_map(|k| k.strip_prefix(prefix.as_str()))
+                .collect()
+        };
+        assert_eq!(providers("4.22"), Vec::<&str>::new());
+        assert_eq!(providers("4.21"), ["aws", "ibmcloud", "nutanix", "powervs"]);
+        assert_eq!(
+            providers("4.19"),
+            ["aws", "ibmcloud", "nutanix", "powervs", "vsphere"]
+        );
+        assert!(!keys.iter().any(|k| k.starts_with("release-common/4.23")));
+    }
+
+    #[test]
+    fn two_built_in_providers_serving_one_platform_fail_the_compile() {
+        let err = compile_edited("gcp/provider.yaml", |text| {
+            text.replace("platform: GCP", "platform: AWS")
+        })
+        .expect_err("clash")
+        .to_string();
+        assert!(err.contains("serves what"), "{err}");
+    }
+
+    #[test]
+    fn every_entry_decodes_through_the_table() {
+        let compiled = compile(&assets()).expect("compiles");
+        let entries: Vec<(&str, &[u8])> = compiled.entries().collect();
+        let table = Table::new(&entries);
+        let names: Vec<&str> = table.keys(PROVIDER).collect();
+        assert!(names.contains(&"provider/aws"), "{names:?}");
+        let aws: ProviderEntry = table.get("provider/aws").expect("decodes");
+        assert!(aws.origin.ends_with("/assets/aws"), "{}", aws.origin);
+        let err = table
+            .get::<ProviderEntry>("provider/moon")
+            .expect_err("absent");
+        assert_eq!(
+            err.to_string(),
+            "the built-in catalogue has no provider/moon"
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The catalogue of ccm-render: what a provider folder and a release file are, and the one piece
+//! of code that checks them, wherever they come from (the built-in `assets/`, compiled by the
+//! binary's build script; `--provider-dir` and `provider check` at run time).
+//!
+//! Modules, each using only those listed before it:
+//! * [`json_fields`], [`validate`], [`yaml`]: reading fields, checking names, YAML in and out;
+//! * [`features`]: OpenShift's feature sets and gates, as tables;
+//! * [`script`]: the model of a container's shell script (the commands a CCM container runs);
+//! * [`provider_dir`]: reading a folder of provider files (no parsing);
+//! * [`providers`]: a provider's descriptor, its parse and its checks;
+//! * [`releases`]: a release as data (its behaviour, its delta from the next release);
+//! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.
+
+pub mod compiled;
+pub mod features;
+pub mod json_fields;
+pub mod provider_dir;
+pub mod providers;
+pub mod releases;
+pub mod script;
+pub mod validate;
+pub mod yaml;

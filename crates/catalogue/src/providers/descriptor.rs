@@ -1,0 +1,335 @@
+//! The provider descriptor (`provider.yaml`) and the parsed provider: plain data, no checks
+//! (those are [`super::check`]'s) and no I/O. Serialize is derived as well as Deserialize so
+//! that build.rs can compile the built-in providers into the binary (see [`crate::compiled`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The platform type whose CCM the user brings.
+pub const EXTERNAL: &str = "External";
+
+/// The descriptor's `apiVersion`.
+pub const API_VERSION: &str = "ccm-render.openshift.io/v1alpha1";
+
+/// Every platform type string openshift/api defines (`config/v1/types_infrastructure.go`,
+/// `PlatformType`). Anything else in `status.platformStatus.type` is an error.
+pub const KNOWN_PLATFORMS: &[&str] = &[
+    "AWS",
+    "Azure",
+    "BareMetal",
+    "GCP",
+    "Libvirt",
+    "OpenStack",
+    "None",
+    "VSphere",
+    "oVirt",
+    "IBMCloud",
+    "KubeVirt",
+    "EquinixMetal",
+    "PowerVS",
+    "AlibabaCloud",
+    "Nutanix",
+    "External",
+];
+
+/// Which transform a provider uses (the provider descriptor names it in lower case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transform {
+    /// `[Global]` defaults and a gcfg-readable layout for the AWS cloud provider (spec §5.2).
+    Aws,
+    /// Cloud name, VM type and health probe rules for public Azure clouds (spec §5.3).
+    Azure,
+    /// The VM type default for Azure Stack Hub (spec §5.4).
+    AzureStack,
+    /// Credentials from `clouds.yaml` and load balancer defaults for `OpenStack` (spec §5.5).
+    OpenStack,
+    /// INI to YAML, with vCenters, labels, node networks and IP families from the cluster (§5.6).
+    VSphere,
+    /// The config is used as written.
+    None,
+}
+
+/// A provider descriptor (`provider.yaml`). Unknown fields are errors: this is our own format.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Descriptor {
+    /// `ccm-render.openshift.io/v1alpha1`.
+    pub api_version: String,
+    /// `Provider`.
+    pub kind: String,
+    /// `metadata.name`: the provider's name (the folder name).
+    pub metadata: DescriptorMetadata,
+    /// What the provider does.
+    pub spec: ProviderSpec,
+}
+
+/// `metadata` of a descriptor.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DescriptorMetadata {
+    /// The provider's name.
+    pub name: String,
+}
+
+/// `spec` of a descriptor.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ProviderSpec {
+    /// The `status.platformStatus.type` served.
+    pub platform: String,
+    /// When set, only Infrastructures with this `status.platformStatus.azure.cloudName`.
+    #[serde(default)]
+    pub azure_cloud_name: Option<String>,
+    /// With `platform: External`: the Infrastructure `spec.platformSpec.external.platformName`
+    /// served (compared without regard to case). Required for External, forbidden otherwise.
+    #[serde(default)]
+    pub external_platform_name: Option<String>,
+    /// The CCM's `--cloud-provider` name.
+    pub cloud_provider: String,
+    /// The name of the common PodDisruptionBudget and Service.
+    pub resource_name: String,
+    /// Container name to images.json key.
+    pub images: BTreeMap<String, String>,
+    /// Container name to the image it runs when images.json has no entry for its key: the
+    /// vendor's public image at a stated version, for CCMs no release payload carries
+    /// (External providers). images.json still wins.
+    #[serde(default)]
+    pub default_images: BTreeMap<String, String>,
+    /// Container environment variable to the value the render step gives it.
+    #[serde(default)]
+    pub env: BTreeMap<String, EnvSource>,
+    /// Where the TLS flags go.
+    pub tls: TlsPlacement,
+    /// Whether the render sets the scripts' `--feature-gates=` line to the enabled gates that
+    /// upstream controller-manager knows (CCCMO does so for the openstack and vsphere templates
+    /// only; any other provider's `--feature-gates=` is its own and left as written).
+    #[serde(default)]
+    pub upstream_feature_gates: bool,
+    /// Script lines and env values that exist only while a feature gate is enabled.
+    #[serde(default)]
+    pub feature_gated: Vec<FeatureGated>,
+    /// The cloud config handling.
+    pub cloud_config: CloudConfigSpec,
+    /// The bootstrap static pod.
+    pub bootstrap: BootstrapSpec,
+    /// The OpenShift releases (`4.18` ... as `ccm-render releases` lists them) this provider may
+    /// render for; absent: every release. Built-in providers leave it out (their releases are
+    /// `assets/releases/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub releases: Option<Vec<String>>,
+}
+
+/// What the bootstrap static pod needs on its host.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BootstrapSpec {
+    /// Files the pod reads from the bootstrap host, and where each comes from.
+    pub host_files: Vec<HostFile>,
+    /// What `--credentials` reads and writes under `DIR/secrets/`.
+    pub credentials: CredentialsSpec,
+}
+
+/// How the bootstrap pod gets its cloud credentials.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CredentialsSpec {
+    /// The Secrets `--credentials` may hold, as `namespace/name`, in order of preference: the
+    /// installer's root credentials in `kube-system`, then the CCM's own secret that a
+    /// manual-mode install creates.
+    pub secrets: Vec<String>,
+    /// The files written under `DIR/secrets/` (copied to `/etc/kubernetes/bootstrap-secrets/`).
+    #[serde(default)]
+    pub files: Vec<CredentialFile>,
+    /// Why the pod needs no credential file, when `files` is empty.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// The Secret the post-install manifests read, when its keys are the ones `files` copies
+    /// and nothing else creates it (no CredentialsRequest): rendered under this name in the
+    /// CCM namespace from the `--credentials` Secret (DigitalOcean's `digitalocean`).
+    #[serde(default, rename = "postInstallSecret")]
+    pub post_install_secret: Option<String>,
+}
+
+/// One file under `DIR/secrets/`.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CredentialFile {
+    /// File name under `DIR/secrets/`.
+    pub path: String,
+    /// What it holds.
+    pub from: CredentialSource,
+}
+
+/// Where a credential file's content comes from.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum CredentialSource {
+    /// One key of the Secret, copied as is.
+    Key(String),
+    /// The transformed cloud config with the Secret's service principal merged in, as the
+    /// `azure-config-credentials-injector` init container does in the Deployments.
+    AzureCloudConfig(AzureInjection),
+}
+
+/// Options of the Azure credentials merge (the injector's flags).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AzureInjection {
+    /// `--disable-identity-extension-auth`: set `useManagedIdentityExtension` to false when the
+    /// cloud config has it.
+    #[serde(default)]
+    pub disable_identity_extension_auth: bool,
+}
+
+/// One host file a bootstrap pod reads.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct HostFile {
+    /// The path on the bootstrap host.
+    pub path: String,
+    /// What puts it there.
+    pub source: String,
+}
+
+/// What a rendered environment variable is set to.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum EnvSource {
+    /// `status.infrastructureName`.
+    InfrastructureName,
+    /// The namespace of the post-install objects (`--namespace`).
+    Namespace,
+}
+
+/// Where TLS flags are inserted.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TlsPlacement {
+    /// The container whose script gets them.
+    pub container: String,
+    /// The script line (a flag) they are inserted before.
+    pub before: String,
+}
+
+/// Parts of the manifests that depend on an OpenShift feature gate.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureGated {
+    /// The gate.
+    pub gate: String,
+    /// Environment variables emptied when the gate is off.
+    #[serde(default)]
+    pub env: Vec<String>,
+    /// Script flags (line prefixes) removed when the gate is off.
+    #[serde(default)]
+    pub flags: Vec<String>,
+}
+
+/// Cloud config handling.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CloudConfigSpec {
+    /// The transform (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
+    pub transform: Transform,
+    /// Other keys of the source ConfigMap that the bootstrap pod reads as files: source key to
+    /// file name under `DIR/config/` (Azure Stack Hub's `endpoints`).
+    #[serde(default)]
+    pub config_files: BTreeMap<String, String>,
+    /// When set, the post-install cloud config is this Secret instead of the `cloud-conf`
+    /// ConfigMap: for CCMs whose config file carries credentials (OCI's cloud-provider.yaml).
+    #[serde(default)]
+    pub secret: Option<CloudConfigSecret>,
+    /// The format of the CCM's config file, for providers whose transform is `none` (the
+    /// others write a fixed format); shown by `ccm-render platforms`.
+    #[serde(default)]
+    pub format: Option<ConfigFormat>,
+}
+
+/// A cloud config file format.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfigFormat {
+    /// gcfg / INI.
+    Ini,
+    /// JSON.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+impl ConfigFormat {
+    /// The format a transform writes (CCCMO pkg/cloud/*: AWS and OpenStack write gcfg INI,
+    /// Azure and Azure Stack Hub JSON, vSphere the YAML config of its CCM); None for `none`,
+    /// which keeps the source as it is.
+    pub fn of_transform(transform: Transform) -> Option<Self> {
+        match transform {
+            Transform::Aws | Transform::OpenStack => Some(Self::Ini),
+            Transform::Azure | Transform::AzureStack => Some(Self::Json),
+            Transform::VSphere => Some(Self::Yaml),
+            Transform::None => None,
+        }
+    }
+
+    /// The name used in descriptors and in `ccm-render platforms`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Ini => "ini",
+            Self::Json => "json",
+            Self::Yaml => "yaml",
+        }
+    }
+}
+
+/// A Secret in the post-install namespace that carries the transformed cloud config.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CloudConfigSecret {
+    /// The Secret's name.
+    pub name: String,
+    /// The data key holding the cloud config.
+    pub key: String,
+}
+
+/// One provider: its descriptor and its parsed manifests, in file-name order.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Provider {
+    /// The descriptor.
+    pub descriptor: Descriptor,
+    /// `manifests/*.yaml`, parsed.
+    pub manifests: Vec<Value>,
+    /// `bootstrap/*.yaml`, parsed: static pods.
+    pub bootstrap: Vec<Value>,
+    /// Where it was read from, for messages (`assets/aws`, `DIR/oci`).
+    pub origin: String,
+}
+
+impl Provider {
+    /// The provider's name.
+    pub fn name(&self) -> &str {
+        &self.descriptor.metadata.name
+    }
+
+    /// The descriptor's spec.
+    pub fn spec(&self) -> &ProviderSpec {
+        &self.descriptor.spec
+    }
+
+    /// Whether this provider serves an External Infrastructure whose platform name is `name`.
+    pub fn serves_external(&self, name: &str) -> bool {
+        self.spec()
+            .external_platform_name
+            .as_deref()
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The objects every provider shares.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Common {
+    /// The PodDisruptionBudget template.
+    pub pod_disruption_budget: Value,
+    /// The Service template.
+    pub service: Value,
+}

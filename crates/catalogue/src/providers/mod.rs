@@ -1,0 +1,14 @@
+//! A provider is data: `provider.yaml` (a descriptor: the platform it serves, images.json keys,
+//! `--cloud-provider` name, where the TLS flags go, the cloud config transform) and
+//! `manifests/*.yaml`, plain Kubernetes objects as CCCMO applies them with its defaults in place.
+//!
+//! * [`descriptor`]: the types (descriptor, provider, shared objects), plain data;
+//! * [`check`]: the rules, for a descriptor, an object and a set of providers;
+//! * [`parse`](mod@parse): one folder of text to a checked [`Provider`].
+
+pub mod check;
+mod descriptor;
+mod parse;
+
+pub use descriptor::*;
+pub use parse::{Parsed, check_parsed, parse, parse_common};

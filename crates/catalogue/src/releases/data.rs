@@ -1,0 +1,383 @@
+//! The release files (`assets/releases/<X.Y>.yaml`) as data, and the providers of each release:
+//! parsing and checking the files, resolving each release's behaviour, and applying each
+//! release's delta to the next release's providers, checked by the rules every provider
+//! follows. Pure. build.rs runs it (see `compiled.rs`), so a broken release file
+//! fails the build naming the file and the field, and a render decodes a release's providers
+//! as cheaply as the newest's; this file therefore uses only `crate::` modules build.rs has.
+
+use crate::provider_dir::FolderText;
+use crate::providers::{Common, Parsed, Provider, check_parsed};
+use crate::releases::behaviour::Behaviour;
+use crate::releases::delta::{self, CommonDelta, ProviderDelta};
+use anyhow::{Result, anyhow, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A release file's `apiVersion`.
+const API_VERSION: &str = crate::providers::API_VERSION;
+
+/// The key of a release's [`ReleaseEntry`] in the compiled table: `release/<X.Y>`.
+pub const RELEASE: &str = "release/";
+/// The key prefix of an older release's shared objects: `release-common/<X.Y>`.
+pub const RELEASE_COMMON: &str = "release-common/";
+/// The key prefix of an older release's provider descriptor: `release-provider/<X.Y>/<name>`,
+/// for each provider a delta of that release or a newer one changed.
+pub const RELEASE_PROVIDER: &str = "release-provider/";
+/// The key prefix of its objects: `release-objects/<X.Y>/<name>`.
+pub const RELEASE_OBJECTS: &str = "release-objects/";
+
+/// One release, resolved: what `ccm-render releases` shows and what the render reads.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ReleaseEntry {
+    /// `X.Y`.
+    pub name: String,
+    /// Its file (`assets/releases/4.22.yaml`), for messages.
+    pub origin: String,
+    /// The CCCMO commit reproduced.
+    pub cccmo: Cccmo,
+    /// Other versions that render as this release (`5.0`, `5.1` for the newest).
+    pub aliases: Vec<String>,
+    /// What upgrading from this release to the next one changes (empty for the newest).
+    pub upgrade: Vec<String>,
+    /// Its behaviour, resolved.
+    pub behaviour: Behaviour,
+}
+
+/// How a release's objects differ from the next release's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Delta {
+    /// The shared objects.
+    pub common: CommonDelta,
+    /// Provider by provider.
+    pub providers: BTreeMap<String, ProviderDelta>,
+}
+
+/// Every release with its shared objects and the providers that differ from the newest's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resolved {
+    /// Every release, newest first.
+    pub releases: Vec<ReleaseEntry>,
+    /// Each older release's shared objects, by release.
+    pub common: Vec<(String, Common)>,
+    /// Each older release's providers that a delta changed, by release.
+    pub providers: Vec<(String, Provider)>,
+}
+
+/// Parses the folder of release files and resolves every release's providers from `providers`
+/// and `common` (the newest release's, as parsed from `assets/`).
+pub fn resolve(folder: &FolderText, providers: &[Provider], common: &Common) -> Result<Resolved> {
+    let files: Vec<(String, &str)> = folder
+        .files
+        .iter()
+        .filter(|(path, _)| {
+            !std::path::Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+        })
+        .map(|(path, text)| (format!("{}/{path}", folder.origin), text.as_str()))
+        .collect();
+    let list = parse_releases(&files)?;
+    let mut resolved = Resolved::default();
+    let mut current: BTreeMap<String, Provider> = providers
+        .iter()
+        .map(|p| (p.name().to_string(), p.clone()))
+        .collect();
+    let mut changed = std::collections::BTreeSet::new();
+    let mut common = common.clone();
+    for (i, (release, delta)) in list.iter().enumerate() {
+        if i > 0 {
+            apply(release, delta, &mut common, &mut current)?;
+            changed.extend(delta.providers.keys().cloned());
+            resolved.common.push((release.name.clone(), common.clone()));
+            for name in &changed {
+                resolved
+                    .providers
+                    .push((release.name.clone(), current[name].clone()));
+            }
+        }
+        resolved.releases.push(release.clone());
+    }
+    Ok(resolved)
+}
+
+/// Applies one release's delta to the next release's shared objects and providers.
+fn apply(
+    release: &ReleaseEntry,
+    delta: &Delta,
+    common: &mut Common,
+    providers: &mut BTreeMap<String, Provider>,
+) -> Result<()> {
+    let at = |field: &str| format!("{}: spec.{field}", release.origin);
+    delta::apply_ops(
+        &mut common.pod_disruption_budget,
+        &delta.common.pod_disruption_budget,
+    )
+    .map_err(|e| anyhow!("{}: {e}", at("common.podDisruptionBudget")))?;
+    delta::apply_ops(&mut common.service, &delta.common.service)
+        .map_err(|e| anyhow!("{}: {e}", at("common.service")))?;
+    for (name, provider_delta) in &delta.providers {
+        let field = at(&format!("providers.{name}"));
+        let Some(provider) = providers.get(name) else {
+            bail!("{field}: no built-in provider {name}");
+        };
+        let mut descriptor = serde_json::to_value(&provider.descriptor)?;
+        let label = |object: &Value| format!("{field}: {}", delta::object_id(object));
+        let mut manifests: Vec<(String, Value)> = provider
+            .manifests
+            .iter()
+            .map(|o| (label(o), o.clone()))
+            .collect();
+        let mut bootstrap: Vec<(String, Value)> = provider
+            .bootstrap
+            .iter()
+            .map(|o| (label(o), o.clone()))
+            .collect();
+        delta::apply_provider(
+            provider_delta,
+            &mut descriptor,
+            [&mut manifests, &mut bootstrap],
+        )
+        .map_err(|e| anyhow!("{field}: {e}"))?;
+        let descriptor_at = format!("{field}: provider.yaml");
+        let checked = check_parsed(&Parsed {
+            folder: name,
+            origin: &provider.origin,
+            descriptor_at: &descriptor_at,
+            descriptor: &descriptor,
+            manifests: &manifests,
+            bootstrap: &bootstrap,
+        })?;
+        // Which provider renders a cluster is chosen on the newest descriptors.
+        let (old, new) = (provider.spec(), checked.spec());
+        if (
+            &old.platform,
+            &old.azure_cloud_name,
+            &old.external_platform_name,
+        ) != (
+            &new.platform,
+            &new.azure_cloud_name,
+            &new.external_platform_name,
+        ) {
+            bail!(
+                "{descriptor_at}: spec: a release may not change what a provider serves (platform, azureCloudName, externalPlatformName)"
+            );
+        }
+        providers.insert(name.clone(), checked);
+    }
+    Ok(())
+}
+
+/// A release file (`assets/releases/<X.Y>.yaml`). Unknown fields are errors.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ReleaseFile {
+    api_version: String,
+    kind: String,
+    metadata: ReleaseMetadata,
+    spec: ReleaseSpec,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReleaseMetadata {
+    name: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReleaseSpec {
+    cccmo: Cccmo,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    upgrade: Vec<String>,
+    #[serde(default)]
+    behaviour: Option<Value>,
+    #[serde(default)]
+    common: CommonDelta,
+    #[serde(default)]
+    providers: BTreeMap<String, ProviderDelta>,
+}
+
+/// The CCCMO commit a release reproduces.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Cccmo {
+    /// The branch (`release-4.22`).
+    pub branch: String,
+    /// The branch head reproduced (short hash).
+    pub commit: String,
+    /// Its date.
+    pub date: String,
+}
+
+/// Parses and checks release files (origin, text), newest first, each with its behaviour
+/// resolved; pure.
+pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Delta)>> {
+    let mut parsed = files
+        .iter()
+        .map(|(origin, text)| parse_file(origin, text).map(|(v, f)| (v, origin.clone(), f)))
+        .collect::<Result<Vec<_>>>()?;
+    parsed.sort_by_key(|(version, _, _)| std::cmp::Reverse(*version));
+    let mut list: Vec<(ReleaseEntry, Delta)> = Vec::new();
+    let mut behaviour: Option<Value> = None;
+    for (i, (_, origin, file)) in parsed.into_iter().enumerate() {
+        let spec = file.spec;
+        let is_newest = i == 0;
+        let resolved = match (behaviour.take(), spec.behaviour) {
+            (None, Some(full)) => full,
+            (None, None) => bail!("{origin}: spec.behaviour: the newest release states it all"),
+            (Some(base), None) => base,
+            (Some(mut base), Some(changes)) => {
+                merge(&mut base, changes);
+                base
+            }
+        };
+        let checked: Behaviour = serde_path_to_error::deserialize(&resolved).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." {
+                String::new()
+            } else {
+                format!(".{path}")
+            };
+            anyhow!("{origin}: spec.behaviour{path}: {}", e.inner())
+        })?;
+        for gate in checked.feature_sets.keys() {
+            if !crate::features::is_tabled(gate) {
+                bail!("{origin}: spec.behaviour.featureSets.{gate}: not a gate ccm-render reads");
+            }
+        }
+        if is_newest && !spec.upgrade.is_empty() {
+            bail!("{origin}: spec.upgrade: the newest release has no next release");
+        }
+        if !is_newest && spec.upgrade.is_empty() {
+            bail!(
+                "{origin}: spec.upgrade: say what upgrading to the next release changes (\"nothing ccm-render renders\" if so)"
+            );
+        }
+        for alias in &spec.aliases {
+            if minor_of(alias).is_none() {
+                bail!("{origin}: spec.aliases: {alias:?} is not X.Y");
+            }
+        }
+        if is_newest && (spec.common != CommonDelta::default() || !spec.providers.is_empty()) {
+            bail!(
+                "{origin}: spec: the newest release is assets/<provider>/ itself; it has no delta"
+            );
+        }
+        behaviour = Some(resolved);
+        list.push((
+            ReleaseEntry {
+                name: file.metadata.name,
+                origin,
+                cccmo: spec.cccmo,
+                aliases: spec.aliases,
+                upgrade: spec.upgrade,
+                behaviour: checked,
+            },
+            Delta {
+                common: spec.common,
+                providers: spec.providers,
+            },
+        ));
+    }
+    if list.is_empty() {
+        bail!("assets/releases: no release");
+    }
+    check_aliases(&list)?;
+    Ok(list)
+}
+
+fn check_aliases(list: &[(ReleaseEntry, Delta)]) -> Result<()> {
+    let mut seen = BTreeMap::new();
+    for (release, _) in list {
+        for name in std::iter::once(&release.name).chain(&release.aliases) {
+            if let Some(other) = seen.insert(name.clone(), &release.origin) {
+                bail!("{}: {name} is also {other}", release.origin);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses one release file and checks its header; returns its `(major, minor)`.
+fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
+    let Some(stem) = origin
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.strip_suffix(".yaml"))
+    else {
+        bail!("{origin}: not a release file (assets/releases/<X.Y>.yaml)");
+    };
+    let value: Value =
+        crate::yaml::from_str(text).map_err(|e| anyhow!("{origin}: not valid YAML: {e}"))?;
+    let file: ReleaseFile = crate::json_fields::typed(&value, camino::Utf8Path::new(origin))?;
+    if file.api_version != API_VERSION {
+        bail!("{origin}: apiVersion: must be {API_VERSION}");
+    }
+    if file.kind != "Release" {
+        bail!("{origin}: kind: must be Release");
+    }
+    let version = minor_of(&file.metadata.name)
+        .filter(|v| format!("{}.{}", v.0, v.1) == file.metadata.name)
+        .ok_or_else(|| {
+            anyhow!(
+                "{origin}: metadata.name: {:?} is not X.Y",
+                file.metadata.name
+            )
+        })?;
+    if file.metadata.name != stem {
+        bail!(
+            "{origin}: metadata.name: {:?} differs from the file name",
+            file.metadata.name
+        );
+    }
+    Ok((version, file))
+}
+
+/// Merges a release's behaviour changes into the next release's: mappings key by key, any
+/// other value replaced.
+fn merge(base: &mut Value, changes: Value) {
+    match (base, changes) {
+        (Value::Object(base), Value::Object(changes)) => {
+            for (key, value) in changes {
+                match base.get_mut(&key) {
+                    Some(slot) if slot.is_object() && value.is_object() => merge(slot, value),
+                    _ => {
+                        base.insert(key, value);
+                    }
+                }
+            }
+        }
+        (base, changes) => *base = changes,
+    }
+}
+
+/// `(major, minor)` of a release name known to be `X.Y` (`(0, 0)` otherwise), for ordering.
+pub fn version_of(name: &str) -> (u32, u32) {
+    minor_of(name).unwrap_or_default()
+}
+
+/// A run of one to four digits at the start of `s`, and the rest.
+fn leading_digits(s: &str) -> Option<(&str, &str)> {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    (end > 0 && end <= 4).then(|| s.split_at(end))
+}
+
+/// `(major, minor)` of a version: `X.Y`, then optionally `.Z…` or `-suffix`/`+suffix` (only
+/// `[A-Za-z0-9.+-]` after the minor).
+pub fn minor_of(version: &str) -> Option<(u32, u32)> {
+    let (major, rest) = leading_digits(version)?;
+    let rest = rest.strip_prefix('.')?;
+    let (minor, rest) = leading_digits(rest)?;
+    let suffix_ok = rest.is_empty()
+        || (rest.starts_with(['.', '-', '+'])
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')));
+    if !suffix_ok {
+        return None;
+    }
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}

@@ -1,0 +1,12 @@
+//! The catalogue layer: the providers and releases of one run. The formats and their checks are
+//! the `ccm-catalogue` crate's; this layer holds the built-in catalogue compiled into the binary
+//! ([`builtin`]), the providers of one run and the choice of the one that renders
+//! ([`providers`]), and the releases ([`releases`]).
+
+mod builtin;
+mod providers;
+mod releases;
+
+pub use builtin::builtin_table;
+pub use providers::{Catalogue, Selection};
+pub use releases::Releases;

@@ -1,0 +1,581 @@
+//! The command line (clap types only). See `spec/cli-contract.md`: flag names and aliases are a
+//! contract with bootkube.sh and installer scripts.
+
+use camino::Utf8PathBuf;
+use clap::{Args, Parser, Subcommand, ValueHint};
+
+/// Render OpenShift cloud controller manager objects offline.
+///
+/// ccm-render produces what the cluster-cloud-controller-manager operator would apply for a
+/// cluster (post-install manifests), plus the cloud config, from the installer's files.
+#[derive(Debug, Parser)]
+#[command(name = "ccm-render", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+impl Cli {
+    /// The command line of this process: [`Cli::parse_from_args`] of `std::env::args_os`.
+    pub fn from_env() -> Self {
+        Self::parse_from_args(std::env::args_os().collect())
+    }
+
+    /// What `Cli::parse_from` gives (clap prints usage errors and help and exits itself), but a
+    /// `render` command line is first parsed with `render`'s arguments alone. Building the
+    /// whole command (every subcommand's arguments) and dropping it was a tenth of a render
+    /// (callgrind, Azure); bootkube.sh runs `render`. Only a successful parse is taken from
+    /// the short path: help, `--version` and every error come from the whole command, so
+    /// they read as they always did.
+    pub fn parse_from_args(args: Vec<std::ffi::OsString>) -> Self {
+        use clap::FromArgMatches as _;
+        if args.get(1).is_some_and(|arg| arg == "render") {
+            let render =
+                RenderArgs::augment_args(clap::Command::new("render").no_binary_name(true));
+            if let Ok(mut matches) = render.try_get_matches_from(&args[2..])
+                && let Ok(render) = RenderArgs::from_arg_matches_mut(&mut matches)
+            {
+                return Self {
+                    command: Command::Render(Box::new(render)),
+                };
+            }
+        }
+        Self::parse_from(args)
+    }
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render the objects for one cluster into a directory.
+    #[command(after_help = render_after_help())]
+    Render(Box<RenderArgs>),
+    /// List the platforms ccm-render knows and what each needs.
+    #[command(after_help = PLATFORMS_EXAMPLES)]
+    Platforms(PlatformsArgs),
+    /// Print where each output folder (or, with --dest-dir, each rendered file) lands on the
+    /// bootstrap node, for the bootkube stage.
+    #[command(after_help = PLACEMENTS_EXAMPLES)]
+    Placements(PlacementsArgs),
+    /// Write or check a provider folder (a CCM described as data, for --provider-dir).
+    #[command(subcommand, after_help = PROVIDER_EXAMPLES)]
+    Provider(ProviderCommand),
+    /// Render every provider across the standard variants, one folder per case, to review what
+    /// a change to a provider or a template does everywhere.
+    #[command(after_help = MATRIX_EXAMPLES)]
+    Matrix(MatrixArgs),
+    /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
+    /// and what each changes.
+    #[command(after_help = RELEASES_EXAMPLES)]
+    Releases(ReleasesArgs),
+    /// Print a shell completion script (the same files are committed under completions/).
+    #[command(
+        after_help = "Examples:\n  ccm-render completions bash > /etc/bash_completion.d/ccm-render\n  ccm-render completions zsh > \"${fpath[1]}/_ccm-render\""
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `provider` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ProviderCommand {
+    /// Write a new provider folder DIR/NAME for platform External that checks and renders as is.
+    New {
+        /// The provider's name (a DNS label; also the folder name and the External platformName it serves).
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// Where to create the folder NAME.
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, default_value = ".")]
+        dir: Utf8PathBuf,
+    },
+    /// Check a provider folder, or a folder of provider folders, with the checks render applies.
+    Check {
+        /// A provider folder (holding provider.yaml) or a folder of them.
+        #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+        dir: Utf8PathBuf,
+    },
+}
+
+const MATRIX_EXAMPLES: &str = "\
+Examples:
+  ccm-render matrix --dest-dir matrix
+  ccm-render matrix --dest-dir matrix --provider-dir providers --diff
+  ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check
+  ccm-render matrix --dest-dir m --release 4.21 --release 4.22; diff -r m/4.21 m/4.22
+  ccm-render matrix --dest-dir matrix --release all --diff";
+
+const PROVIDER_EXAMPLES: &str = "\
+Examples:
+  ccm-render provider new acme --dir providers
+  ccm-render provider check providers/acme
+  ccm-render render --provider-dir providers --infrastructure infrastructure.yaml \\
+      --images images.json --dest-dir out";
+
+/// The completion files committed under `completions/`, by shell.
+pub const COMPLETION_FILES: [(clap_complete::Shell, &str); 4] = [
+    (clap_complete::Shell::Bash, "ccm-render.bash"),
+    (clap_complete::Shell::Zsh, "_ccm-render"),
+    (clap_complete::Shell::Fish, "ccm-render.fish"),
+    (clap_complete::Shell::PowerShell, "_ccm-render.ps1"),
+];
+
+/// Writes the completion script for `shell`.
+pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    use clap::CommandFactory as _;
+    clap_complete::generate(shell, &mut Cli::command(), "ccm-render", out);
+}
+
+/// The man pages committed under `man/`: `ccm-render.1` and one `ccm-render-<subcommand>.1` per
+/// subcommand (clap_mangen names them so; `man ccm-render-render` then works as `man git-log`
+/// does), as (file name, roff text).
+pub fn man_pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    use clap::CommandFactory as _;
+    // Building sets each subcommand's display name to "ccm-render-<name>".
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    let mut pages = Vec::new();
+    for page in std::iter::once(command.clone()).chain(command.get_subcommands().cloned()) {
+        let man = clap_mangen::Man::new(page);
+        let mut roff = Vec::new();
+        man.render(&mut roff)?;
+        pages.push((man.get_filename(), roff));
+    }
+    Ok(pages)
+}
+
+const RENDER_EXAMPLES: &str = "\
+Examples:
+  # On the bootstrap node (bootkube.sh):
+  ccm-render render \\
+      --infrastructure /assets/manifests/cluster-infrastructure-02-config.yml \\
+      --cloud-config /assets/manifests/cloud-provider-config.yaml \\
+      --proxy /assets/manifests/cluster-proxy-01-config.yaml \\
+      --network /assets/manifests/cluster-network-02-config.yml \\
+      --images /assets/manifests/cloud-controller-manager-images.json \\
+      --dest-dir /assets/ccm-bootstrap
+
+  # Before `openshift-install create manifests`, from the install-config:
+  ccm-render render --install-config install-config.yaml --images images.json \\
+      --infrastructure-name mycluster-7xk2p --emit-infrastructure derived.yaml --dest-dir out
+
+  # A developer: what does my change to a provider do? Render before the change, then diff:
+  ccm-render render --infrastructure testdata/conformance/aws/infrastructure.yaml \\
+      --images testdata/conformance/images.json \\
+      --cloud-config testdata/conformance/aws/cloud-provider-config.yaml --dest-dir out
+  # ... edit assets/aws/, rebuild, then the same command with:
+      --dest-dir out --diff --prune --color always | less -R
+
+  # CI: fail (exit 1) when a rendered directory is not what these inputs give; writes nothing:
+  ccm-render render --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir rendered --check --prune
+
+  # The installer's asset code: an Ignition fragment to merge into bootstrap.ign:
+  ccm-render render --infrastructure infrastructure.yaml --images images.json \\
+      --credentials 99_cloud-creds-secret.yaml --ignition ccm-bootstrap.ign
+
+  # The installer's asset code: what was written, as JSON:
+  ccm-render render --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out --output json
+
+Exit status: 0 success (with --check/--diff: nothing would change), 1 with --check/--diff:
+something would change, 2 usage error, bad input or I/O failure (DIR is left as it was).";
+
+/// `render --help`'s epilogue: the examples, then what each platform needs besides the
+/// install-config (the table the README holds too, from the same data).
+fn render_after_help() -> String {
+    format!(
+        "{RENDER_EXAMPLES}\n\n{}",
+        crate::config::install_config::facts::help_table()
+    )
+}
+
+const PLATFORMS_EXAMPLES: &str = "\
+Examples:
+  # Which images.json keys does OpenStack need?
+  ccm-render platforms | grep OpenStack
+
+  # The host files each bootstrap pod reads, for a script:
+  ccm-render platforms --output json | jq -r '.platforms[] | select(.ccm) | .bootstrapHostFiles[].path'";
+
+const PLACEMENTS_EXAMPLES: &str = "\
+Examples:
+  # The map: SOURCE TARGET MODE DIR-MODE, one folder a line, static pods last:
+  ccm-render placements
+
+  # Every file of a render, as the bootkube stage installs them:
+  ccm-render placements --dest-dir out | while read -r src target mode dir_mode; do
+      install -d -m \"$dir_mode\" \"${target%/*}\"
+      install -m \"$mode\" \"out/$src\" \"$target\"
+  done";
+
+/// Arguments of `placements`.
+#[derive(Debug, Args)]
+pub struct PlacementsArgs {
+    /// Also the post-install manifests (to /opt/openshift/manifests), as render --ignition-manifests.
+    #[arg(long)]
+    pub manifests: bool,
+
+    /// A rendered directory: print one line per file in it instead of one per folder.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dest_dir: Option<Utf8PathBuf>,
+
+    /// Print lines `SOURCE TARGET MODE DIR-MODE` (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+/// The help heading of the `--<platform>-<fact>` flags.
+const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
+
+/// Arguments of `render`.
+#[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
+pub struct RenderArgs {
+    /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
+    pub infrastructure: Option<Utf8PathBuf>,
+
+    /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub install_config: Option<Utf8PathBuf>,
+
+    /// With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "install_config",
+        conflicts_with = "infrastructure"
+    )]
+    pub infrastructure_name: Option<String>,
+
+    /// With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN.
+    #[arg(
+        long,
+        value_name = "CRN",
+        requires = "install_config",
+        conflicts_with = "infrastructure"
+    )]
+    pub ibm_instance_crn: Option<String>,
+
+    /// With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config's key endpoints).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub azure_stack_endpoints: Option<Utf8PathBuf>,
+
+    /// With --install-config on IBM Cloud: the region's zones, comma-separated, for pools that name none.
+    #[arg(long, value_name = "ZONES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub ibmcloud_zones: Option<String>,
+
+    /// With --install-config on PowerVS with platform.powervs.vpcName: that VPC's subnets, comma-separated.
+    #[arg(long, value_name = "NAMES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub powervs_vpc_subnets: Option<String>,
+
+    /// With --install-config on OpenStack with platform.openstack.externalNetwork: that network's ID.
+    #[arg(long, value_name = "ID", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_external_network_id: Option<String>,
+
+    /// With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell).
+    #[arg(long, value_name = "BOOL", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_octavia: Option<bool>,
+
+    /// With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
+    pub openstack_ca_cert: Option<Utf8PathBuf>,
+
+    /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy, Network and FeatureGate to FILE (one YAML stream).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
+    pub emit_infrastructure: Option<Utf8PathBuf>,
+
+    /// images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release's image-references ImageStream.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "images-file")]
+    pub images: Utf8PathBuf,
+
+    /// The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cloud-config-file")]
+    pub cloud_config: Option<Utf8PathBuf>,
+
+    /// The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub proxy: Option<Utf8PathBuf>,
+
+    /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub network: Option<Utf8PathBuf>,
+
+    /// The FeatureGate manifest; without it, the install-config's featureSet/featureGates, else the OpenShift Default feature set.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub feature_gate: Option<Utf8PathBuf>,
+
+    /// The APIServer manifest (TLS security profile); without it, the Intermediate profile.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub apiserver: Option<Utf8PathBuf>,
+
+    /// The installer's root credentials Secret for the platform (kube-system), or the CCM's own
+    /// Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub credentials: Option<Utf8PathBuf>,
+
+    /// Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host's system bundle).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ca_bundle: Option<Utf8PathBuf>,
+
+    /// Namespace of the post-install objects.
+    #[arg(long, value_name = "NS", default_value = crate::config::DEFAULT_NAMESPACE)]
+    pub namespace: String,
+
+    /// A folder of provider folders that add to or override the built-in providers.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
+
+    /// The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23,
+    /// or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and
+    /// 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else
+    /// the newest. `ccm-render releases` lists them.
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
+
+    /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
+    /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
+    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, required_unless_present = "ignition")]
+    pub dest_dir: Option<Utf8PathBuf>,
+
+    /// Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose
+    /// storage.files put every file where it lands on the bootstrap node (see `placements`).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ignition: Option<Utf8PathBuf>,
+
+    /// With --ignition: also the post-install manifests, to /opt/openshift/manifests.
+    #[arg(long, requires = "ignition")]
+    pub ignition_manifests: bool,
+
+    /// With --ignition: the Ignition spec version to write [default: the one the installer of the
+    /// release writes, 3.2.0 for 4.18 to 4.23].
+    #[arg(long, value_name = "VERSION", value_enum, requires = "ignition")]
+    pub ignition_version: Option<crate::output::ignition::Version>,
+
+    /// Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the
+    /// files that would be added, changed or removed; exit status 1 when there are any, 0 when
+    /// there are none.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Like --check, and print a unified diff of every change (credentials redacted).
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/
+    /// and secrets/ that this render does not produce. Without it, no file is ever removed.
+    #[arg(long, requires = "dest_dir")]
+    pub prune: bool,
+
+    /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
+    /// always or never.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of
+    /// every file (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text, conflicts_with = "diff")]
+    pub output: OutputFormat,
+}
+
+/// Arguments of `matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// A folder of provider folders that add to or override the built-in providers.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
+
+    /// Sample inputs of your own: DIR/PROVIDER/ holds any of infrastructure.yaml,
+    /// infrastructure-sno.yaml, cloud-provider-config.yaml, images.json, network.yaml,
+    /// proxy.yaml, apiserver-modern.yaml and featuregate-techpreview.yaml; the others are the
+    /// samples built into ccm-render.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub inputs: Option<Utf8PathBuf>,
+
+    /// The OpenShift release to render every case for, as `render --release` reads it
+    /// (4.18 to 4.23, a full version, 5.0 and 5.1 as 4.23); repeat it for several, or give
+    /// `all` for every release. Default: the newest, in folders PROVIDER/VARIANT/; with
+    /// --release the folders are RELEASE/PROVIDER/VARIANT/ (RELEASE being X.Y), so that
+    /// `diff -r DIR/4.21 DIR/4.22` shows what an upgrade changes. A --provider-dir provider
+    /// is rendered only for the releases its spec.releases names.
+    #[arg(long, value_name = "VERSION")]
+    pub release: Vec<String>,
+
+    /// Output root (created if missing): one folder PROVIDER/VARIANT/ per case
+    /// (RELEASE/PROVIDER/VARIANT/ with --release).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dest_dir: Utf8PathBuf,
+
+    /// Render in memory and compare with DIR; write nothing. Lists the files that would be
+    /// added, changed or removed and the cases they belong to; exit status 1 when there are
+    /// any, 0 when there are none.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Like --check, and print a unified diff of every change.
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
+    /// always or never.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// Arguments of `platforms`.
+#[derive(Debug, Args)]
+pub struct PlatformsArgs {
+    /// Print a table (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+
+    /// A folder of provider folders to list too (as render --provider-dir reads it).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub provider_dir: Option<Utf8PathBuf>,
+}
+
+/// Arguments of `releases`.
+#[derive(Debug, Args)]
+pub struct ReleasesArgs {
+    /// Print a table (text) or JSON (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+const RELEASES_EXAMPLES: &str = "\
+Examples:
+  ccm-render releases
+  # What does upgrading from 4.21 to 4.22 change? Render both and diff:
+  ccm-render render --release 4.21 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out
+  ccm-render render --release 4.22 --infrastructure infrastructure.yaml --images images.json \\
+      --dest-dir out --diff";
+
+/// `--output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// For people.
+    Text,
+    /// For programs.
+    Json,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and NO_COLOR is unset or empty.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether stdout is a terminal and the value of `NO_COLOR`
+    /// (no-color.org: set and not empty disables colour).
+    pub fn enabled(self, stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Self::Always => true,
+            Self::Never => false,
+            Self::Auto => stdout_is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// The short path for `render` gives what parsing with the whole command gives.
+    #[test]
+    fn render_parses_alike_with_its_own_arguments_and_the_whole_command() {
+        let cases: &[&[&str]] = &[
+            &[
+                "--infrastructure",
+                "i.yaml",
+                "--images",
+                "m.json",
+                "--dest-dir",
+                "o",
+            ],
+            &[
+                "--cluster-infrastructure-file=i.yaml",
+                "--images-file",
+                "m.json",
+                "--dest-dir",
+                "o",
+                "--prune",
+                "--namespace",
+                "ns",
+                "--output",
+                "json",
+            ],
+            &[
+                "--install-config",
+                "ic.yaml",
+                "--images",
+                "m.json",
+                "--dest-dir",
+                "o",
+                "--release",
+                "4.20",
+            ],
+        ];
+        for case in cases {
+            let args: Vec<std::ffi::OsString> = ["ccm-render", "render"]
+                .iter()
+                .chain(case.iter())
+                .map(Into::into)
+                .collect();
+            let whole = Cli::try_parse_from(&args).expect("parses");
+            let short = Cli::parse_from_args(args);
+            assert_eq!(format!("{short:?}"), format!("{whole:?}"), "{case:?}");
+        }
+    }
+
+    #[test]
+    fn historical_render_flag_names_are_accepted() {
+        let cli = Cli::try_parse_from([
+            "ccm-render",
+            "render",
+            "--cluster-infrastructure-file",
+            "i.yaml",
+            "--images-file",
+            "images.json",
+            "--cloud-config-file",
+            "c.yaml",
+            "--dest-dir",
+            "out",
+        ])
+        .expect("parses");
+        let Command::Render(args) = cli.command else {
+            panic!("not render");
+        };
+        assert_eq!(args.infrastructure.as_deref(), Some("i.yaml".into()));
+        assert_eq!(args.cloud_config.as_deref(), Some("c.yaml".into()));
+        assert_eq!(args.namespace, "openshift-cloud-controller-manager");
+    }
+
+    #[test]
+    fn colour_is_auto_on_a_terminal_unless_no_color_is_set_and_not_empty() {
+        use std::ffi::OsStr;
+        assert!(ColorChoice::Auto.enabled(true, None));
+        assert!(ColorChoice::Auto.enabled(true, Some(OsStr::new(""))));
+        assert!(!ColorChoice::Auto.enabled(true, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Auto.enabled(false, None));
+        assert!(ColorChoice::Always.enabled(false, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Never.enabled(true, None));
+    }
+}

@@ -1,0 +1,121 @@
+//! The steps every command that renders shares: the catalogue of one run (built-in plus
+//! `--provider-dir`), and inputs to rendered objects in memory.
+
+use crate::catalogue::{Catalogue, Selection};
+use crate::config::{ClusterConfig, InputFiles};
+use crate::render::Rendered;
+use anyhow::{Result, anyhow};
+use camino::Utf8Path;
+
+/// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
+/// release's; it is taken to the release the inputs select.
+pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Rendered> {
+    let cfg = ClusterConfig::load(files)?;
+    let releases = crate::catalogue::Releases::builtin()?;
+    let catalogue = releases.catalogue(cfg.release, catalogue.clone())?;
+    render_config(&cfg, &catalogue)
+}
+
+/// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
+/// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
+pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+    let releases = crate::catalogue::Releases::builtin()?;
+    match provider_dir {
+        // Only the provider of this platform: parsing the others was most of a render's cost.
+        None => releases.builtin_for(cfg.release, &cfg.infrastructure),
+        Some(dir) => {
+            let builtin = releases.catalogue(cfg.release, Catalogue::builtin()?)?;
+            add_provider_dir(builtin, dir)
+        }
+    }
+}
+
+/// Renders inputs already read: the pure part of a render (no I/O), picking the provider for
+/// the Infrastructure's platform from `catalogue`.
+pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
+    match catalogue.select_for(&cfg.infrastructure) {
+        Selection::Provider(provider) => {
+            if let Some(supported) = &provider.spec().releases
+                && !supported.contains(&cfg.release.name)
+            {
+                anyhow::bail!(
+                    "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {} (--release, or the release of the --images ImageStream)",
+                    provider.origin,
+                    provider.name(),
+                    supported.join(", "),
+                    cfg.release.name
+                );
+            }
+            crate::render::render(cfg, provider, &catalogue.common)
+        }
+        // The inputs' own warnings (an install-config's notes among them) come first, as in
+        // a render: they often say why there is no CCM.
+        Selection::NoCcm(reason) => Ok(Rendered {
+            warnings: cfg
+                .warnings
+                .iter()
+                .cloned()
+                .chain([format!("{reason}; rendering nothing")])
+                .collect(),
+            ..Rendered::default()
+        }),
+    }
+}
+
+/// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
+/// into the render rather than copied (when the release check of [`render_config`] passes).
+pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
+    let chosen = match catalogue.select_for(&cfg.infrastructure) {
+        Selection::Provider(provider)
+            if provider
+                .spec()
+                .releases
+                .as_ref()
+                .is_none_or(|supported| supported.contains(&cfg.release.name)) =>
+        {
+            provider.name().to_string()
+        }
+        _ => return render_config(cfg, &catalogue),
+    };
+    match catalogue.providers.remove(&chosen) {
+        Some(provider) => crate::render::render_owned(cfg, provider, &catalogue.common),
+        None => render_config(cfg, &catalogue),
+    }
+}
+
+/// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
+/// checked by [`ccm_catalogue::providers::parse`] like the built-in ones). Overrides are said on stderr.
+pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+    let catalogue = Catalogue::builtin()?;
+    match provider_dir {
+        Some(dir) => add_provider_dir(catalogue, dir),
+        None => Ok(catalogue),
+    }
+}
+
+pub fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
+    let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
+    for note in catalogue.add(added)? {
+        eprintln!("note: {note}");
+    }
+    Ok(catalogue)
+}
+
+/// Every provider folder under `dir` (or `dir` itself when it holds provider.yaml), parsed.
+pub fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Provider>> {
+    let folders = if ccm_catalogue::provider_dir::is_provider_folder(dir) {
+        vec![ccm_catalogue::provider_dir::read_folder(dir)?]
+    } else {
+        ccm_catalogue::provider_dir::read_folders(dir)?
+    };
+    let releases = crate::catalogue::Releases::builtin()?;
+    folders
+        .iter()
+        .map(|folder| {
+            let provider = ccm_catalogue::providers::parse(folder)?;
+            // The releases it declares must exist (the built-ins' are checked at build time).
+            releases.check_declared(&provider)?;
+            Ok(provider)
+        })
+        .collect()
+}

@@ -1,0 +1,468 @@
+//! The `Infrastructure` the installer writes (`pkg/asset/manifests/infrastructure.go`,
+//! `topologies.go`, `vsphere/infrastructure.go`, `nutanix/infrastructure.go`,
+//! `external/infrastructure.go`).
+
+use super::{InstallConfig, Platform, Vips};
+use anyhow::{Result, anyhow, bail};
+use serde_json::{Map, Value, json};
+
+/// The Infrastructure, with `spec.cloudConfig` pointing at the cloud-provider-config when the
+/// installer writes one.
+pub fn derive(
+    ic: &InstallConfig,
+    infra_id: &str,
+    writes_cloud_config: bool,
+    ibm_instance_crn: Option<&str>,
+) -> Result<Value> {
+    let (control_plane_topology, infrastructure_topology) = topologies(ic);
+    let (platform_type, spec_member, status_member) = platform(ic, infra_id, ibm_instance_crn)?;
+    let member_key = member_key(&ic.platform);
+    let mut platform_spec = json!({"type": platform_type});
+    if let Some(spec) = spec_member {
+        platform_spec[member_key] = spec;
+    }
+    let mut platform_status = json!({"type": platform_type});
+    if let Some(status) = status_member {
+        platform_status[member_key] = status;
+    }
+    // ConfigMapFileReference: `key` is omitempty, `name` is not.
+    let cloud_config = if writes_cloud_config {
+        json!({"name": "cloud-provider-config", "key": "config"})
+    } else {
+        json!({"name": ""})
+    };
+    let domain = ic.cluster_domain();
+    Ok(json!({
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "Infrastructure",
+        "metadata": {"creationTimestamp": null, "name": "cluster"},
+        "spec": {"cloudConfig": cloud_config, "platformSpec": platform_spec},
+        "status": {
+            "apiServerInternalURI": format!("https://api-int.{domain}:6443"),
+            "apiServerURL": format!("https://api.{domain}:6443"),
+            "controlPlaneTopology": control_plane_topology,
+            "cpuPartitioning": if ic.cpu_partitioning_all_nodes { "AllNodes" } else { "None" },
+            // Deprecated; the installer leaves it empty, and the field is not omitempty.
+            "etcdDiscoveryDomain": "",
+            "infrastructureName": infra_id,
+            "infrastructureTopology": infrastructure_topology,
+            "platform": platform_type,
+            "platformStatus": platform_status,
+        },
+    }))
+}
+
+/// `determineTopologies` (newest rule): 1 control-plane replica is SingleReplica, 2 DualReplica
+/// (HighlyAvailableArbiter with arbiter replicas), else HighlyAvailable; the infrastructure is
+/// SingleReplica only for a single-node control plane with no workers.
+pub fn topologies(ic: &InstallConfig) -> (&'static str, &'static str) {
+    let mut control_plane = match ic.control_plane_replicas {
+        1 => "SingleReplica",
+        2 => "DualReplica",
+        _ => "HighlyAvailable",
+    };
+    if ic.control_plane_replicas >= 2 && ic.arbiter_replicas != 0 {
+        control_plane = "HighlyAvailableArbiter";
+    }
+    let infrastructure = if control_plane == "SingleReplica" && ic.compute_replicas == 0 {
+        "SingleReplica"
+    } else {
+        "HighlyAvailable"
+    };
+    (control_plane, infrastructure)
+}
+
+fn member_key(platform: &Platform) -> &'static str {
+    match platform {
+        Platform::Aws(_) => "aws",
+        Platform::Azure(_) => "azure",
+        Platform::BareMetal(_) => "baremetal",
+        Platform::External(_) => "external",
+        Platform::Gcp(_) => "gcp",
+        Platform::IbmCloud(_) => "ibmcloud",
+        Platform::None => "none",
+        Platform::Nutanix(_) => "nutanix",
+        Platform::OpenStack(_) => "openstack",
+        Platform::PowerVs(_) => "powervs",
+        Platform::VSphere(_) => "vsphere",
+    }
+}
+
+type Members = (&'static str, Option<Value>, Option<Value>);
+
+fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Members> {
+    Ok(match &ic.platform {
+        Platform::Aws(p) => ("AWS", Some(aws_spec(p)), Some(aws_status(p))),
+        Platform::Azure(p) => ("Azure", None, Some(azure_status(p, infra_id))),
+        Platform::Gcp(p) => ("GCP", None, Some(gcp_status(p))),
+        Platform::IbmCloud(p) => {
+            let crn = required_crn(crn, &ic.publish, "ibmcloud")?;
+            let mut status = json!({
+                "location": p.region,
+                "providerType": "VPC",
+                "resourceGroupName": if p.resource_group_name.is_empty() { infra_id } else { p.resource_group_name.as_str() },
+            });
+            status[crn_field(&ic.publish)] = json!(crn);
+            if !p.service_endpoints.is_empty() {
+                status["serviceEndpoints"] = json!(p.service_endpoints);
+            }
+            ("IBMCloud", None, Some(status))
+        }
+        Platform::PowerVs(p) => {
+            let crn = required_crn(crn, &ic.publish, "powervs")?;
+            if ic.publish == "Internal" && ic.has_image_mirrors {
+                bail!(
+                    "platform.powervs: with publish: Internal and image mirrors the installer adds private service endpoints it looks up online; ccm-render cannot, so give the installer's Infrastructure with --infrastructure"
+                );
+            }
+            let mut spec = json!({});
+            let mut status = json!({
+                "region": p.region,
+                "zone": p.zone,
+                "resourceGroup": p.powervs_resource_group,
+            });
+            status[crn_field(&ic.publish)] = json!(crn);
+            if !p.service_endpoints.is_empty() {
+                spec["serviceEndpoints"] = json!(p.service_endpoints);
+                status["serviceEndpoints"] = json!(p.service_endpoints);
+            }
+            ("PowerVS", Some(spec), Some(status))
+        }
+        Platform::None => ("None", None, None),
+        Platform::External(p) => {
+            // external/infrastructure.go@a1456cb7: GetInfraPlatformSpec copies the platform
+            // name; GetInfraPlatformStatus maps cloudControllerManager External to the state
+            // External and anything else to None, whose value is "" (`state` is not
+            // omitempty, nor is the `cloudControllerManager` struct).
+            let state = if p.cloud_controller_manager == super::platform::CCM_EXTERNAL {
+                super::platform::CCM_EXTERNAL
+            } else {
+                ""
+            };
+            (
+                "External",
+                Some(json!({"platformName": p.platform_name})),
+                Some(json!({"cloudControllerManager": {"state": state}})),
+            )
+        }
+        Platform::BareMetal(v) => {
+            let (spec, status) = vip_members(v, &machine_networks(ic)?);
+            ("BareMetal", Some(spec), Some(status))
+        }
+        Platform::OpenStack(p) => {
+            let v = openstack_vips(&p.vips, ic)?;
+            let (spec, status) = vip_members(&v, &machine_networks(ic)?);
+            ("OpenStack", Some(spec), Some(status))
+        }
+        Platform::VSphere(p) => {
+            let machine_networks = machine_networks(ic)?;
+            let mut status = if p.vips.api_vips.is_empty() {
+                json!({})
+            } else {
+                vip_status(&p.vips)
+            };
+            status["machineNetworks"] = json!(machine_networks);
+            (
+                "VSphere",
+                Some(vsphere_spec(ic, p, infra_id, &machine_networks)),
+                Some(status),
+            )
+        }
+        Platform::Nutanix(p) => {
+            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips));
+            ("Nutanix", Some(nutanix_spec(p)?), status)
+        }
+    })
+}
+
+fn dns_type(user_provisioned_dns: &str) -> Value {
+    // With user-provisioned DNS the cluster runs its own DNS until the user's is in place.
+    json!({"dnsType": if user_provisioned_dns == "Enabled" { "ClusterHosted" } else { "PlatformDefault" }})
+}
+
+fn aws_spec(p: &super::Aws) -> Value {
+    let mut spec = json!({});
+    if !p.service_endpoints.is_empty() {
+        spec["serviceEndpoints"] = json!(p.service_endpoints);
+    }
+    spec
+}
+
+fn aws_status(p: &super::Aws) -> Value {
+    // The newest installer writes the (defaulted) IP family for AWS and Azure
+    // (pkg/asset/manifests/infrastructure_test.go @47dadcef: IPv4 by default).
+    let mut status = json!({
+        "region": p.region,
+        "cloudLoadBalancerConfig": dns_type(&p.user_provisioned_dns),
+        "ipFamily": p.ip_family,
+    });
+    if p.propagate_user_tags && !p.user_tags.is_empty() {
+        // The installer ranges over a Go map (random order); sorted by key here.
+        status["resourceTags"] = key_values(&p.user_tags);
+    }
+    if !p.service_endpoints.is_empty() {
+        let mut sorted = p.service_endpoints.clone();
+        sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        status["serviceEndpoints"] = json!(sorted);
+    }
+    status
+}
+
+/// The installer sets no `spec.platformSpec.azure`.
+fn azure_status(p: &super::Azure, infra_id: &str) -> Value {
+    // ClusterResourceGroupName: the user's group, or `<infraID>-rg`.
+    let rg = if p.resource_group_name.is_empty() {
+        format!("{infra_id}-rg")
+    } else {
+        p.resource_group_name.clone()
+    };
+    let nrg = if p.network_resource_group_name.is_empty() {
+        rg.clone()
+    } else {
+        p.network_resource_group_name.clone()
+    };
+    let mut status = json!({
+        "cloudName": p.cloud_name,
+        "ipFamily": p.ip_family,
+        "networkResourceGroupName": nrg,
+        "resourceGroupName": rg,
+    });
+    if p.cloud_name == "AzureStackCloud" {
+        status["armEndpoint"] = json!(p.arm_endpoint);
+    }
+    if !p.user_tags.is_empty() {
+        // A Go map in the installer too; sorted by key here.
+        status["resourceTags"] = key_values(&p.user_tags);
+    }
+    status
+}
+
+fn gcp_status(p: &super::Gcp) -> Value {
+    let mut status = json!({
+        "projectID": p.project_id,
+        "region": p.region,
+        "cloudLoadBalancerConfig": dns_type(&p.user_provisioned_dns),
+    });
+    if !p.user_labels.is_empty() {
+        status["resourceLabels"] = p
+            .user_labels
+            .iter()
+            .map(|l| json!({"key": l.key, "value": l.value}))
+            .collect();
+    }
+    if !p.user_tags.is_empty() {
+        status["resourceTags"] = p
+            .user_tags
+            .iter()
+            .map(|t| json!({"parentID": t.parent_id, "key": t.key, "value": t.value}))
+            .collect();
+    }
+    status
+}
+
+fn key_values(tags: &std::collections::BTreeMap<String, String>) -> Value {
+    tags.iter()
+        .map(|(k, v)| json!({"key": k, "value": v}))
+        .collect()
+}
+
+fn crn_field(publish: &str) -> &'static str {
+    if publish == "Internal" {
+        "dnsInstanceCRN"
+    } else {
+        "cisInstanceCRN"
+    }
+}
+
+/// The CIS (External publish) or DNS Services (Internal) instance CRN: the installer looks it
+/// up online from the base domain.
+fn required_crn<'a>(crn: Option<&'a str>, publish: &str, key: &str) -> Result<&'a str> {
+    let what = if publish == "Internal" {
+        "DNS Services"
+    } else {
+        "Cloud Internet Services (CIS)"
+    };
+    crn.ok_or_else(|| {
+        anyhow!(
+            "platform.{key}: the Infrastructure needs the IBM Cloud {what} instance CRN (status.platformStatus.{key}.{}), which the installer looks up online for the base domain; give it with --ibm-instance-crn",
+            crn_field(publish)
+        )
+    })
+}
+
+/// Checks a CRN given on the command line (`crn:v1:…`, no characters that could leave the
+/// YAML string).
+pub fn check_crn(crn: &str) -> Result<()> {
+    if !crn.starts_with("crn:")
+        || !crn
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b":/-_.".contains(&b))
+    {
+        bail!("{crn:?} is not a CRN (crn:v1:…)");
+    }
+    Ok(())
+}
+
+fn machine_networks(ic: &InstallConfig) -> Result<Vec<String>> {
+    ic.machine_networks.clone().ok_or_else(|| {
+        anyhow!("networking.machineNetwork: required (the installer picks a random default)")
+    })
+}
+
+/// OpenStack VIP defaults (`pkg/types/openstack/defaults`): the 5th and 7th address of the
+/// first machine network.
+fn openstack_vips(v: &Vips, ic: &InstallConfig) -> Result<Vips> {
+    let mut v = v.clone();
+    if v.api_vips.is_empty() {
+        let first = machine_networks(ic)?.first().cloned().unwrap_or_default();
+        let cidr = super::net::parse_cidr(&first)
+            .map_err(|e| anyhow!("networking.machineNetwork[0].cidr: {e}"))?;
+        let host = |n: u8| {
+            cidr.host(n).map(|ip| vec![ip.to_string()]).map_err(|e| {
+                anyhow!("networking.machineNetwork[0].cidr: cannot default the VIPs: {e}")
+            })
+        };
+        v.api_vips = host(5)?;
+        if v.ingress_vips.is_empty() {
+            v.ingress_vips = host(7)?;
+        }
+    }
+    Ok(v)
+}
+
+fn vip_status(v: &Vips) -> Value {
+    let mut status = json!({
+        "apiServerInternalIP": v.api_vips.first(),
+        "apiServerInternalIPs": v.api_vips,
+        "ingressIP": v.ingress_vips.first(),
+        "ingressIPs": v.ingress_vips,
+    });
+    if let Some(lb) = &v.load_balancer {
+        status["loadBalancer"] = json!({"type": lb.kind});
+    }
+    status
+}
+
+/// BareMetal and OpenStack: the spec mirrors the VIPs and machine networks.
+fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
+    let mut status = vip_status(v);
+    status["machineNetworks"] = json!(machine_networks);
+    let spec = json!({
+        "apiServerInternalIPs": v.api_vips,
+        "ingressIPs": v.ingress_vips,
+        "machineNetworks": machine_networks,
+    });
+    (spec, status)
+}
+
+/// `vsphere.GetInfraPlatformSpec`.
+fn vsphere_spec(
+    ic: &InstallConfig,
+    p: &super::VSphere,
+    infra_id: &str,
+    machine_networks: &[String],
+) -> Value {
+    let vcenters: Vec<Value> = p
+        .vcenters
+        .iter()
+        .map(|vc| json!({"server": vc.server, "port": vc.port, "datacenters": vc.datacenters}))
+        .collect();
+    let failure_domains: Vec<Value> = p
+        .failure_domains
+        .iter()
+        // Only failure domains with a compute cluster and a network become spec entries.
+        .filter(|fd| {
+            !fd.topology.compute_cluster.is_empty()
+                && fd.topology.networks.first().is_some_and(|n| !n.is_empty())
+        })
+        .map(|fd| {
+            let t = &fd.topology;
+            let template = if t.template.is_empty() {
+                format!(
+                    "/{}/vm/{infra_id}-rhcos-{}-{}",
+                    t.datacenter, fd.region, fd.zone
+                )
+            } else {
+                t.template.clone()
+            };
+            let mut topology = Map::new();
+            for (k, v) in [
+                ("datacenter", &t.datacenter),
+                ("computeCluster", &t.compute_cluster),
+                ("datastore", &t.datastore),
+                ("resourcePool", &t.resource_pool),
+                ("folder", &t.folder),
+                ("template", &template),
+            ] {
+                // VSpherePlatformTopology: resourcePool, folder and template are omitempty.
+                if !v.is_empty() || matches!(k, "datacenter" | "computeCluster" | "datastore") {
+                    topology.insert(k.into(), json!(v));
+                }
+            }
+            topology.insert("networks".into(), json!(t.networks));
+            json!({
+                "name": fd.name,
+                "region": fd.region,
+                "zone": fd.zone,
+                "server": fd.server,
+                "topology": topology,
+            })
+        })
+        .collect();
+    let mut networks: Vec<String> = machine_networks.to_vec();
+    for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
+        let mask = if vip.contains(':') { "/128" } else { "/32" };
+        let cidr = format!("{vip}{mask}");
+        // Added only when not already there (slices.Contains).
+        if !networks.contains(&cidr) {
+            networks.push(cidr);
+        }
+    }
+    let mut spec = json!({"vcenters": vcenters, "machineNetworks": networks});
+    if !failure_domains.is_empty() {
+        spec["failureDomains"] = json!(failure_domains);
+    }
+    if !p.vips.api_vips.is_empty() {
+        spec["apiServerInternalIPs"] = json!(p.vips.api_vips);
+        spec["ingressIPs"] = json!(p.vips.ingress_vips);
+    }
+    if ic.vsphere_multi_networks {
+        spec["nodeNetworking"] = match &p.node_networking {
+            Some(given) => given.clone(),
+            None => json!({
+                "external": {"networkSubnetCidr": machine_networks},
+                "internal": {"networkSubnetCidr": machine_networks},
+            }),
+        };
+    }
+    spec
+}
+
+/// `nutanix.GetInfrastructureNutanixPlatformSpec`.
+fn nutanix_spec(p: &super::Nutanix) -> Result<Value> {
+    let pe = &p.prism_elements[0];
+    if pe.name.is_empty() {
+        bail!(
+            "platform.nutanix.prismElements[0].name: required by ccm-render (without it the installer looks the name up in Prism Central by UUID, which an offline tool cannot)"
+        );
+    }
+    let mut spec = json!({
+        "prismCentral": {"address": p.prism_central.endpoint.address, "port": p.prism_central.endpoint.port},
+        "prismElements": [{"name": pe.name, "endpoint": {"address": pe.endpoint.address, "port": pe.endpoint.port}}],
+    });
+    let failure_domains: Vec<Value> = p
+        .failure_domains
+        .iter()
+        .map(|fd| {
+            json!({
+                "name": fd.name,
+                "cluster": {"type": "UUID", "uuid": fd.prism_element.uuid},
+                "subnets": fd.subnet_uuids.iter().map(|u| json!({"type": "UUID", "uuid": u})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    if !failure_domains.is_empty() {
+        spec["failureDomains"] = json!(failure_domains);
+    }
+    Ok(spec)
+}

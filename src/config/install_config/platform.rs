@@ -1,0 +1,394 @@
+//! `platform`: the one platform section of an install-config, read into [`Platform`] and
+//! checked as the installer checks the fields ccm-render reads, and the rules that depend on the
+//! platform (cluster name, publish strategy).
+//!
+//! Sources (`openshift/installer`): `pkg/types/validation/installconfig.go`,
+//! `pkg/types/conversion/installconfig.go` (the single VIPs), `pkg/types/<platform>` and its
+//! `defaults`, `pkg/validate/validate.go` (cluster names).
+
+use super::decode::{PLATFORMS, keys, typed};
+use super::types::Document;
+use super::vips::vips;
+use super::{
+    Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
+    Vips, vsphere,
+};
+use anyhow::{Result, anyhow, bail};
+use serde_json::Value;
+
+/// install-config `platform.external.cloudControllerManager` and Infrastructure
+/// `status.platformStatus.external.cloudControllerManager.state` for a CCM the user brings.
+pub const CCM_EXTERNAL: &str = "External";
+
+/// The platform section, typed.
+#[derive(Debug, Clone)]
+pub enum Platform {
+    Aws(Aws),
+    Azure(Azure),
+    BareMetal(Vips),
+    External(External),
+    Gcp(Gcp),
+    IbmCloud(IbmCloud),
+    None,
+    Nutanix(Nutanix),
+    OpenStack(OpenStack),
+    PowerVs(PowerVs),
+    /// Boxed: with the deprecated fields it is by far the largest.
+    VSphere(Box<VSphere>),
+}
+
+impl Platform {
+    /// The install-config key.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Self::Aws(_) => "aws",
+            Self::Azure(_) => "azure",
+            Self::BareMetal(_) => "baremetal",
+            Self::External(_) => "external",
+            Self::Gcp(_) => "gcp",
+            Self::IbmCloud(_) => "ibmcloud",
+            Self::None => "none",
+            Self::Nutanix(_) => "nutanix",
+            Self::OpenStack(_) => "openstack",
+            Self::PowerVs(_) => "powervs",
+            Self::VSphere(_) => "vsphere",
+        }
+    }
+}
+
+/// The one platform key of the document and its value (`{}` for `null`), refusing unknown
+/// platforms and more than one.
+fn the_one(d: &Document) -> Result<(String, Value)> {
+    let mut platforms = keys(&d.platform);
+    for (key, _) in &platforms {
+        if !PLATFORMS.contains(&key.as_str()) {
+            bail!(
+                "platform.{key}: unknown platform (known: {})",
+                PLATFORMS.join(", ")
+            );
+        }
+    }
+    match platforms.len() {
+        0 => bail!(
+            "platform: must specify one of the platforms ({})",
+            PLATFORMS.join(", ")
+        ),
+        1 => {}
+        _ => bail!(
+            "platform: must only specify a single type of platform; cannot use both {:?} and {:?}",
+            platforms[0].0,
+            platforms[1].0
+        ),
+    }
+    let (key, value) = platforms.remove(0);
+    let value = if value.is_null() {
+        Value::Object(serde_json::Map::new())
+    } else {
+        value
+    };
+    Ok((key, value))
+}
+
+/// Reads the one platform of the document (`notes` gets the deprecation warnings of its
+/// conversion).
+pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
+    let (key, value) = the_one(d)?;
+    let key = key.as_str();
+    let at = format!("platform.{key}");
+    let require = |field: &str, v: &str| -> Result<()> {
+        if v.is_empty() {
+            bail!("{at}.{field}: required");
+        }
+        Ok(())
+    };
+    Ok(match key {
+        "aws" => {
+            let mut p: Aws = typed(&value, &at)?;
+            require("region", &p.region)?;
+            ip_family(&mut p.ip_family, &at)?;
+            // pkg/types/aws/defaults/platform.go SetPlatformDefaults: dual stack defaults
+            // the load balancer type to NLB.
+            if p.lb_type.is_empty() && is_dual_stack(&p.ip_family) {
+                p.lb_type = "NLB".into();
+            }
+            for (i, e) in p.service_endpoints.iter().enumerate() {
+                check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
+            }
+            Platform::Aws(p)
+        }
+        "azure" => Platform::Azure(azure(&value, &at)?),
+        "baremetal" => {
+            let mut p: Vips = typed(&value, &at)?;
+            vips(&mut p, &at, true)?;
+            Platform::BareMetal(p)
+        }
+        "gcp" => {
+            let p: Gcp = typed(&value, &at)?;
+            require("projectID", &p.project_id)?;
+            require("region", &p.region)?;
+            Platform::Gcp(p)
+        }
+        "ibmcloud" => {
+            let mut p: IbmCloud = typed(&value, &at)?;
+            p.fill_zones(d)?;
+            require("region", &p.region)?;
+            for (i, e) in p.service_endpoints.iter().enumerate() {
+                check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
+            }
+            Platform::IbmCloud(p)
+        }
+        "none" => Platform::None,
+        "nutanix" => {
+            let mut p: Nutanix = typed(&value, &at)?;
+            p.vips = typed(&value, &at)?;
+            require(
+                "prismCentral.endpoint.address",
+                &p.prism_central.endpoint.address,
+            )?;
+            if p.prism_elements.is_empty() {
+                bail!("{at}.prismElements: required (at least one Prism Element)");
+            }
+            vips(&mut p.vips, &at, false)?;
+            Platform::Nutanix(p)
+        }
+        "openstack" => {
+            let mut p: OpenStack = typed(&value, &at)?;
+            p.vips = typed(&value, &at)?;
+            vips(&mut p.vips, &at, false)?;
+            Platform::OpenStack(p)
+        }
+        "powervs" => {
+            let p: PowerVs = typed(&value, &at)?;
+            require("region", &p.region)?;
+            require("zone", &p.zone)?;
+            require("powervsResourceGroup", &p.powervs_resource_group)?;
+            for (i, e) in p.service_endpoints.iter().enumerate() {
+                check_endpoint(e, &format!("{at}.serviceEndpoints[{i}]"))?;
+            }
+            Platform::PowerVs(p)
+        }
+        "vsphere" => Platform::VSphere(Box::new(vsphere::parse(&value, &at, notes)?)),
+        "external" => Platform::External(external(&value, &at)?),
+        other => bail!(
+            "platform.{other}: ccm-render cannot derive the Infrastructure for this platform from an install-config; give the installer's Infrastructure with --infrastructure"
+        ),
+    })
+}
+
+/// The Azure cloud names the installer accepts (`pkg/types/azure`).
+const AZURE_CLOUDS: &[&str] = &[
+    "AzurePublicCloud",
+    "AzureUSGovernmentCloud",
+    "AzureChinaCloud",
+    "AzureGermanCloud",
+    "AzureStackCloud",
+];
+
+fn azure(value: &Value, at: &str) -> Result<Azure> {
+    let mut p: Azure = typed(value, at)?;
+    if p.region.is_empty() {
+        bail!("{at}.region: required");
+    }
+    ip_family(&mut p.ip_family, at)?;
+    // pkg/types/azure/defaults: an empty cloud name is the public cloud.
+    if p.cloud_name.is_empty() {
+        p.cloud_name = "AzurePublicCloud".into();
+    }
+    if !AZURE_CLOUDS.contains(&p.cloud_name.as_str()) {
+        bail!(
+            "{at}.cloudName: {:?}: supported values: {}",
+            p.cloud_name,
+            AZURE_CLOUDS.join(", ")
+        );
+    }
+    if p.cloud_name == "AzureStackCloud" {
+        if p.arm_endpoint.is_empty() {
+            bail!("{at}.armEndpoint: required");
+        }
+        https_url(&p.arm_endpoint).map_err(|e| anyhow!("{at}.armEndpoint: {e}"))?;
+    }
+    Ok(p)
+}
+
+/// The `ipFamily` values of AWS and Azure (installer `pkg/types/network/ipfamily.go`
+/// @f49ad008): `IPv4` is the default (`pkg/types/aws/defaults/platform.go` @de982f13
+/// `SetPlatformDefaults`; Azure's Infrastructure carries `IPv4` by default too,
+/// `pkg/asset/manifests/infrastructure_test.go` @47dadcef).
+pub const IP_FAMILIES: &[&str] = &["IPv4", "DualStackIPv4Primary", "DualStackIPv6Primary"];
+
+/// The feature sets that enable `AWSDualStackInstall` and `AzureDualStackInstall`
+/// (`openshift/api` `features/features.go` @5470873f: `enableIn(DevPreviewNoUpgrade,
+/// TechPreviewNoUpgrade)`).
+const DUAL_STACK_SETS: &[&str] = &["TechPreviewNoUpgrade", "DevPreviewNoUpgrade"];
+
+/// `IPFamily.DualStackEnabled`.
+pub fn is_dual_stack(ip_family: &str) -> bool {
+    ip_family.starts_with("DualStack")
+}
+
+/// Defaults and checks `ipFamily`.
+fn ip_family(value: &mut String, at: &str) -> Result<()> {
+    if value.is_empty() {
+        *value = IP_FAMILIES[0].into();
+    }
+    if !IP_FAMILIES.contains(&value.as_str()) {
+        bail!(
+            "{at}.ipFamily: {value:?}: supported values: {}",
+            IP_FAMILIES
+                .iter()
+                .map(|f| format!("{f:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(())
+}
+
+impl Platform {
+    /// `platform.<aws|azure>.ipFamily` with the gate that guards its dual-stack values.
+    pub fn ip_family(&self) -> Option<(&str, &'static str)> {
+        match self {
+            Self::Aws(p) => Some((p.ip_family.as_str(), "AWSDualStackInstall")),
+            Self::Azure(p) => Some((p.ip_family.as_str(), "AzureDualStackInstall")),
+            _ => None,
+        }
+    }
+}
+
+/// The feature gates the platform section needs (installer
+/// `pkg/types/{aws,azure}/validation/featuregates.go` `GatedFeatures`, checked by
+/// `pkg/types/validation/installconfig.go`): a dual-stack `ipFamily` needs
+/// `AWSDualStackInstall` or `AzureDualStackInstall`. The installer's message says "this field is
+/// protected by the <gate> feature gate"; the one here also names the feature sets that turn it
+/// on.
+pub fn check_gates(platform: &Platform, features: &super::feature_gate::Selection) -> Result<()> {
+    let Some((family, gate)) = platform.ip_family() else {
+        return Ok(());
+    };
+    if !is_dual_stack(family) || features.is_enabled(gate, DUAL_STACK_SETS) {
+        return Ok(());
+    }
+    bail!(
+        "platform.{}.ipFamily: {family:?}: this field is protected by the {gate} feature gate, which featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{gate}=true\"]); the install-config has {}",
+        platform.key(),
+        DUAL_STACK_SETS.join(" or "),
+        features.describe()
+    )
+}
+
+/// `platform.external` (`pkg/types/external`): `platformName` defaults to `Unknown` (the API
+/// default the installer's external defaults set), `cloudControllerManager` is `""` or
+/// `External` (its kubebuilder enum).
+fn external(value: &Value, at: &str) -> Result<External> {
+    let mut p: External = typed(value, at)?;
+    if p.platform_name.is_empty() {
+        p.platform_name = "Unknown".into();
+    }
+    if !matches!(p.cloud_controller_manager.as_str(), "" | CCM_EXTERNAL) {
+        bail!(
+            "{at}.cloudControllerManager: {:?}: supported values: \"\", \"External\"",
+            p.cloud_controller_manager
+        );
+    }
+    Ok(p)
+}
+
+fn check_endpoint(e: &ServiceEndpoint, at: &str) -> Result<()> {
+    if e.name.is_empty() {
+        bail!("{at}.name: required");
+    }
+    https_url(&e.url).map_err(|err| anyhow!("{at}.url: {err}"))
+}
+
+fn https_url(url: &str) -> Result<()> {
+    ccm_catalogue::validate::proxy_url(url)
+        .map_err(|_| anyhow!("{url:?} is not an https:// URL"))?;
+    if !url.starts_with("https://") {
+        bail!("{url:?} is not an https:// URL");
+    }
+    Ok(())
+}
+
+/// `pkg/validate/validate.go`: `ClusterName` (a DNS-1123 subdomain of at most 54 characters, to
+/// leave room for `*.apps` written as `\052.apps`), `ClusterName1035` on GCP and Azure (starts
+/// with a lower-case letter), `GCPClusterName` (no "goog" prefix, no "google" look-alike), and
+/// on the on-premise platforms no `.` (their DNS and VIP names are built from it).
+pub fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
+    let bad = |why: String| anyhow!("metadata.name: {name:?}: {why}");
+    if name.is_empty() {
+        return Err(anyhow!("metadata.name: required"));
+    }
+    if name.len() > 54 {
+        return Err(bad(format!(
+            "must be no more than 54 characters (is {})",
+            name.len()
+        )));
+    }
+    ccm_catalogue::validate::dns_subdomain(name).map_err(|e| bad(e.to_string()))?;
+    match platform {
+        Platform::Gcp(_) | Platform::Azure(_)
+            if !name.starts_with(|c: char| c.is_ascii_lowercase()) =>
+        {
+            return Err(bad(
+                "cluster name must begin with a lower-case letter".into()
+            ));
+        }
+        _ => {}
+    }
+    if matches!(platform, Platform::Gcp(_)) {
+        let lower = name.to_ascii_lowercase();
+        let google_like = lower.as_bytes().windows(6).any(|w| {
+            w[0] == b'g'
+                && matches!(w[1], b'o' | b'0')
+                && matches!(w[2], b'o' | b'0')
+                && w[3] == b'g'
+                && w[4] == b'l'
+                && w[5] == b'e'
+        });
+        if lower.starts_with("goog") || google_like {
+            return Err(bad(
+                "cluster name must not start with \"goog\" or contain variations of \"google\""
+                    .into(),
+            ));
+        }
+    }
+    if matches!(
+        platform,
+        Platform::VSphere(_)
+            | Platform::BareMetal(_)
+            | Platform::OpenStack(_)
+            | Platform::Nutanix(_)
+    ) && name.contains('.')
+    {
+        return Err(bad("cluster name must not contain '.'".into()));
+    }
+    Ok(())
+}
+
+/// The publish strategies each platform supports (`validatePublishingStrategy`).
+pub fn check_publish(publish: &str, platform: &Platform) -> Result<()> {
+    match publish {
+        "External" => Ok(()),
+        "Internal" => match platform {
+            Platform::Aws(_)
+            | Platform::Azure(_)
+            | Platform::Gcp(_)
+            | Platform::IbmCloud(_)
+            | Platform::PowerVs(_) => Ok(()),
+            other => bail!(
+                "publish: Internal publish strategy is not supported on {:?} platform",
+                other.key()
+            ),
+        },
+        "Mixed" => match platform {
+            Platform::Azure(_) => Ok(()),
+            other => bail!(
+                "publish: mixed publish strategy is not supported on {:?} platform",
+                other.key()
+            ),
+        },
+        other => {
+            bail!("publish: {other:?}: supported values: \"External\", \"Internal\", \"Mixed\"")
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! Unit tests of the install-config checks and derivations; the end-to-end comparisons with
+//! hand-written installer output are in `tests/it/install_config.rs`.
+
+use super::*;
+use serde_json::json;
+
+fn base() -> Value {
+    json!({
+        "apiVersion": "v1",
+        "metadata": {"name": "mycluster"},
+        "baseDomain": "example.com",
+        "platform": {"aws": {"region": "us-east-2"}},
+    })
+}
+
+#[allow(clippy::needless_pass_by_value)] // callers build the document inline
+fn err(doc: Value) -> String {
+    parse(&doc).expect_err("invalid").to_string()
+}
+
+#[test]
+fn defaults_are_the_installers() {
+    let ic = parse(&base()).expect("valid");
+    assert_eq!(ic.control_plane_replicas, 3);
+    assert_eq!(ic.compute_replicas, 3);
+    assert_eq!(ic.machine_networks, Some(vec!["10.0.0.0/16".to_string()]));
+    assert_eq!(ic.networks.cluster[0].cidr, "10.128.0.0/14");
+    assert_eq!(ic.networks.service, ["172.30.0.0/16"]);
+    assert_eq!(ic.publish, "External");
+    assert_eq!(ic.cluster_domain(), "mycluster.example.com");
+}
+
+#[test]
+fn errors_name_the_field() {
+    let mut d = base();
+    d["apiVersion"] = json!("v2");
+    assert!(err(d).starts_with("apiVersion: \"v2\""));
+    let mut d = base();
+    d.as_object_mut().expect("map").remove("apiVersion");
+    assert_eq!(err(d), "apiVersion: install-config version required");
+    let mut d = base();
+    d["platform"] = json!({"moon": {}});
+    assert!(err(d).starts_with("platform.moon: unknown platform"));
+    let mut d = base();
+    d["platform"]["gcp"] = json!({"projectID": "p", "region": "r"});
+    assert!(err(d).contains("cannot use both \"aws\" and \"gcp\""));
+    let mut d = base();
+    d["platform"]["aws"] = json!({});
+    assert_eq!(err(d), "platform.aws.region: required");
+    let mut d = base();
+    d["metadata"]["name"] = json!("My_Cluster");
+    assert!(err(d).starts_with("metadata.name: \"My_Cluster\""));
+    let mut d = base();
+    d["controlPlane"] = json!({"replicas": "three"});
+    assert!(err(d).starts_with("controlPlane.replicas: invalid type"));
+    let mut d = base();
+    d["bootstrapInPlace"] = json!({"installationDisk": "/dev/sda"});
+    d["controlPlane"] = json!({"replicas": 3});
+    assert!(err(d).starts_with(
+        "controlPlane.replicas: 3: bootstrap in place requires a single ControlPlane replica"
+    ));
+    let mut d = base();
+    d["networking"] = json!({"machineNetwork": [{"cidr": "10.0.0.1/16"}]});
+    assert!(err(d).starts_with("networking.machineNetwork[0].cidr: "));
+}
+
+#[test]
+fn cluster_name_rules_depend_on_the_platform() {
+    let mut d = base();
+    d["metadata"]["name"] = json!("my.cluster");
+    assert!(parse(&d.clone()).is_ok(), "AWS allows dots");
+    d["platform"] = json!({"none": {}});
+    assert!(parse(&d.clone()).is_ok(), "None allows dots");
+    d["platform"] = json!({"openstack": {}});
+    assert!(err(d).contains("must not contain '.'"));
+    let mut d = base();
+    d["metadata"]["name"] = json!("my-google-cluster");
+    d["platform"] = json!({"gcp": {"projectID": "p", "region": "r"}});
+    assert!(err(d).contains("variations of \"google\""));
+    let mut d = base();
+    d["metadata"]["name"] = json!("1cluster");
+    d["platform"] = json!({"azure": {"region": "r"}});
+    assert!(err(d).contains("must begin with a lower-case letter"));
+    let mut d = base();
+    d["metadata"]["name"] = json!("a".repeat(55));
+    assert!(err(d).contains("no more than 54 characters"));
+}
+
+#[allow(clippy::needless_pass_by_value)]
+fn topologies_of(doc: Value) -> (&'static str, &'static str) {
+    infrastructure::topologies(&parse(&doc).expect("valid"))
+}
+
+#[test]
+fn topologies_follow_the_newest_installer_rule() {
+    let mut d = base();
+    assert_eq!(
+        topologies_of(d.clone()),
+        ("HighlyAvailable", "HighlyAvailable")
+    );
+    d["controlPlane"] = json!({"replicas": 1});
+    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
+    assert_eq!(topologies_of(d.clone()), ("SingleReplica", "SingleReplica"));
+    d["compute"] = json!([{"name": "worker", "replicas": 1}]);
+    assert_eq!(
+        topologies_of(d.clone()),
+        ("SingleReplica", "HighlyAvailable")
+    );
+    d["controlPlane"] = json!({"replicas": 2});
+    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
+    assert_eq!(topologies_of(d.clone()), ("DualReplica", "HighlyAvailable"));
+    d["arbiter"] = json!({"replicas": 1});
+    assert_eq!(
+        topologies_of(d),
+        ("HighlyAvailableArbiter", "HighlyAvailable")
+    );
+}
+
+#[test]
+fn stable_name_is_deterministic_and_said() {
+    let ic = parse(&base()).expect("valid");
+    let a = derive(&ic, &Options::default()).expect("derives");
+    let b = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(a, b);
+    let name = a.infrastructure["status"]["infrastructureName"]
+        .as_str()
+        .expect("string");
+    assert!(name.starts_with("mycluster-") && name.len() == "mycluster-".len() + 5);
+    assert!(
+        a.notes[0].contains("no --infrastructure-name"),
+        "{:?}",
+        a.notes
+    );
+    let given = derive(
+        &ic,
+        &Options {
+            infrastructure_name: Some("mycluster-7xk2p".into()),
+            ..Options::default()
+        },
+    )
+    .expect("derives");
+    assert_eq!(
+        given.infrastructure["status"]["infrastructureName"],
+        "mycluster-7xk2p"
+    );
+    assert!(given.notes.is_empty());
+}
+
+#[test]
+fn proxy_status_holds_the_installers_no_proxy_list() {
+    let mut d = base();
+    d["platform"] = json!({"aws": {"region": "us-east-1"}});
+    d["proxy"] = json!({"httpsProxy": "https://proxy.example.com:3129", "noProxy": ".example.com, 10.1.0.0/16"});
+    let ic = parse(&d).expect("valid");
+    let proxy = proxy::derive(&ic).expect("derives");
+    assert_eq!(
+        proxy["status"]["noProxy"],
+        ".cluster.local,.ec2.internal,.example.com,.svc,10.0.0.0/16,10.1.0.0/16,10.128.0.0/14,127.0.0.1,169.254.169.254,172.30.0.0/16,api-int.mycluster.example.com,localhost"
+    );
+    assert_eq!(proxy["spec"]["trustedCA"]["name"], "");
+}
+
+#[test]
+fn platforms_needing_cloud_facts_name_every_missing_input() {
+    let mut d = base();
+    d["platform"] = json!({"azure": {"region": "centralus"}});
+    let ic = parse(&d).expect("valid");
+    let e = derive(&ic, &Options::default())
+        .expect_err("needs --cloud-config")
+        .to_string();
+    assert!(
+        e.contains("--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)")
+            && e.contains("--cloud-config"),
+        "{e}"
+    );
+    let given = Options {
+        cloud_config_given: true,
+        ..Options::default()
+    };
+    assert!(derive(&ic, &given).is_ok());
+    let mut d = base();
+    d["platform"] = json!({"ibmcloud": {"region": "us-south"}});
+    let ic = parse(&d).expect("valid");
+    let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
+    assert!(e.contains("--ibm-instance-crn"), "{e}");
+}
+
+#[test]
+fn external_defaults_the_platform_name_and_maps_the_ccm_state() {
+    let mut d = base();
+    d["platform"] = json!({"external": {}});
+    let ic = parse(&d).expect("valid");
+    let Platform::External(p) = &ic.platform else {
+        panic!("not External: {:?}", ic.platform)
+    };
+    assert_eq!(p.platform_name, "Unknown");
+    let derived = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(
+        derived.infrastructure["status"]["platformStatus"]["external"],
+        json!({"cloudControllerManager": {"state": ""}})
+    );
+    assert_eq!(derived.cloud_provider_config, None);
+    assert!(
+        derived
+            .notes
+            .iter()
+            .any(|n| n.contains("the cluster expects no CCM")),
+        "{:?}",
+        derived.notes
+    );
+    d["platform"] =
+        json!({"external": {"platformName": "oci", "cloudControllerManager": "External"}});
+    let ic = parse(&d).expect("valid");
+    let derived = derive(&ic, &Options::default()).expect("derives");
+    assert_eq!(
+        derived.infrastructure["spec"]["platformSpec"],
+        json!({"type": "External", "external": {"platformName": "oci"}})
+    );
+    assert_eq!(
+        derived.infrastructure["status"]["platformStatus"]["external"]["cloudControllerManager"]["state"],
+        "External"
+    );
+    assert!(!derived.notes.iter().any(|n| n.contains("expects no CCM")));
+}
+
+#[test]
+fn ibmcloud_zones_are_the_pools_own_else_the_default_machine_platforms() {
+    let mut d = base();
+    d["platform"] =
+        json!({"ibmcloud": {"region": "eu-gb", "defaultMachinePlatform": {"zones": ["eu-gb-1"]}}});
+    d["compute"] = json!([
+        {"name": "edge", "platform": {"ibmcloud": {"zones": ["eu-gb-3"]}}},
+        {"name": "worker", "platform": {"ibmcloud": {"zones": ["eu-gb-2", "eu-gb-3"]}}},
+    ]);
+    let ic = parse(&d).expect("valid");
+    let Platform::IbmCloud(p) = &ic.platform else {
+        panic!("ibmcloud")
+    };
+    assert_eq!(p.control_plane_zones, ["eu-gb-1"]);
+    assert_eq!(p.compute_zones, ["eu-gb-2", "eu-gb-3"]);
+    d["compute"][1]["platform"] = json!({"ibmcloud": {"zones": "eu-gb-2"}});
+    assert!(err(d).starts_with("compute[1].platform.ibmcloud.zones: invalid type"));
+}
+
+#[test]
+fn keys_match_fields_ignoring_case_and_two_spellings_of_one_platform_are_one() {
+    let mut d = base();
+    d["platform"] = json!({"AWS": {"Region": "eu-west-1", "IPFamily": "IPv4"}});
+    d["BaseDomain"] = d["baseDomain"].take();
+    d.as_object_mut().expect("map").remove("baseDomain");
+    let ic = parse(&d).expect("valid");
+    assert_eq!(ic.base_domain, "example.com");
+    let Platform::Aws(p) = &ic.platform else {
+        panic!("not AWS: {:?}", ic.platform)
+    };
+    assert_eq!(p.region, "eu-west-1");
+    // encoding/json decodes both into platform.aws, "AWS" before "aws" (byte order): the
+    // later one's region wins, the earlier one's userTags stay.
+    let mut d = base();
+    d["platform"] = json!({
+        "aws": {"region": "us-east-2"},
+        "AWS": {"region": "eu-west-1", "userTags": {"team": "a"}},
+    });
+    let ic = parse(&d).expect("valid");
+    let Platform::Aws(p) = &ic.platform else {
+        panic!("not AWS")
+    };
+    assert_eq!(p.region, "us-east-2");
+    assert_eq!(p.user_tags.get("team").map(String::as_str), Some("a"));
+}
+
+#[test]
+fn dual_stack_needs_its_gate_and_the_primary_family_first() {
+    let dual = |family: &str, set: &str| {
+        let mut d = base();
+        d["platform"]["aws"]["ipFamily"] = json!(family);
+        if !set.is_empty() {
+            d["featureSet"] = json!(set);
+        }
+        d["networking"] = json!({
+            "machineNetwork": [{"cidr": "10.0.0.0/16"}],
+            "clusterNetwork": [{"cidr": "10.128.0.0/14", "hostPrefix": 23}, {"cidr": "fd01::/48", "hostPrefix": 64}],
+            "serviceNetwork": ["172.30.0.0/16", "fd02::/112"],
+        });
+        d
+    };
+    let ic = parse(&dual("DualStackIPv4Primary", "DevPreviewNoUpgrade")).expect("valid");
+    let Platform::Aws(p) = &ic.platform else {
+        panic!("not AWS")
+    };
+    assert_eq!(
+        p.lb_type, "NLB",
+        "dual stack defaults the load balancer to NLB"
+    );
+    assert!(
+        err(dual("DualStackIPv4Primary", "")).contains("AWSDualStackInstall feature gate"),
+        "the gate is named"
+    );
+    assert!(
+        err(dual("DualStackIPv6Primary", "TechPreviewNoUpgrade"))
+            .contains("list the IPv6 network first")
+    );
+    let single = parse(&base()).expect("valid");
+    let Platform::Aws(p) = &single.platform else {
+        panic!("not AWS")
+    };
+    assert_eq!((p.ip_family.as_str(), p.lb_type.as_str()), ("IPv4", ""));
+}

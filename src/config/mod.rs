@@ -1,0 +1,361 @@
+//! `ClusterConfig`: the one merged, validated view of the inputs that the render reads.
+//!
+//! Built once from the input files (all file reading happens here or in `inputs`); every later
+//! step only reads it.
+
+pub mod install_config;
+pub mod tls;
+
+use crate::config::tls::TlsSettings;
+use crate::inputs::{
+    self, cloud_provider_config::Selected, credentials::Credentials, images::Images,
+    infrastructure::Infrastructure, proxy::ProxyEnv,
+};
+use anyhow::{Result, anyhow, bail};
+use camino::{Utf8Path, Utf8PathBuf};
+use ccm_catalogue::features::FeatureGates;
+use serde_json::Value;
+
+/// The namespace CCCMO deploys the CCMs into (its `--namespace` default).
+pub const DEFAULT_NAMESPACE: &str = "openshift-cloud-controller-manager";
+
+/// Everything the render needs.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// The Infrastructure.
+    pub infrastructure: Infrastructure,
+    /// images.json.
+    pub images: Images,
+    /// Namespace of the post-install objects.
+    pub namespace: String,
+    /// Proxy environment for the CCM containers (the Proxy status, as CCCMO).
+    pub proxy: ProxyEnv,
+    /// Proxy environment for the bootstrap pod: the status, or the spec when there is no status
+    /// yet (at install time the network operator has not run).
+    pub bootstrap_proxy: ProxyEnv,
+    /// TLS flags.
+    pub tls: TlsSettings,
+    /// OpenShift feature gates.
+    pub features: FeatureGates,
+    /// The OpenShift release rendered for.
+    pub release: &'static ccm_catalogue::releases::Release,
+    /// The Network object, when given (or derived from `--install-config`).
+    pub network: Option<Value>,
+    /// The cloud config picked from `--cloud-config` (or derived from `--install-config`),
+    /// before the platform transform.
+    pub cloud_config: Option<Selected>,
+    /// What was derived from `--install-config`, for `--emit-infrastructure`.
+    pub derived: Option<crate::config::install_config::Derived>,
+    /// `--credentials`: the Secrets it holds.
+    pub credentials: Option<Credentials>,
+    /// `--ca-bundle`: its path (for messages) and text.
+    pub ca_bundle: Option<(Utf8PathBuf, String)>,
+    /// Things worth telling the user that are not errors.
+    pub warnings: Vec<String>,
+}
+
+/// The input files, as the command line names them.
+#[derive(Debug, Clone, Default)]
+pub struct InputFiles {
+    /// `--infrastructure` (exactly one of it and `install_config`).
+    pub infrastructure: Option<Utf8PathBuf>,
+    /// `--install-config`.
+    pub install_config: Option<Utf8PathBuf>,
+    /// `--infrastructure-name`, `--ibm-instance-crn` (with `--install-config`).
+    pub install_options: crate::config::install_config::Options,
+    /// The `--<platform>-<fact>` flags (with `--install-config`).
+    pub fact_flags: crate::config::install_config::facts::FactFlags,
+    /// `--images`.
+    pub images: Utf8PathBuf,
+    /// `--cloud-config`.
+    pub cloud_config: Option<Utf8PathBuf>,
+    /// `--proxy`.
+    pub proxy: Option<Utf8PathBuf>,
+    /// `--network`.
+    pub network: Option<Utf8PathBuf>,
+    /// `--feature-gate`.
+    pub feature_gate: Option<Utf8PathBuf>,
+    /// `--apiserver`.
+    pub apiserver: Option<Utf8PathBuf>,
+    /// `--credentials`.
+    pub credentials: Option<Utf8PathBuf>,
+    /// `--ca-bundle`.
+    pub ca_bundle: Option<Utf8PathBuf>,
+    /// `--namespace`.
+    pub namespace: String,
+    /// `--release`: the OpenShift version to render for (None: from the images, else the newest).
+    pub release: Option<String>,
+}
+
+impl ClusterConfig {
+    /// Reads and checks every input.
+    pub fn load(files: &InputFiles) -> Result<Self> {
+        ccm_catalogue::validate::namespace(&files.namespace)
+            .map_err(|e| anyhow!("--namespace: {e}"))?;
+        // Read first: the install-config derivation takes facts from the credentials.
+        let credentials = files
+            .credentials
+            .as_deref()
+            .map(inputs::credentials::load)
+            .transpose()?;
+        let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref())?;
+        let images = inputs::images::load(&files.images)?;
+        let derived_cloud_config = derived
+            .as_ref()
+            .and_then(|(d, path)| Some((d.cloud_provider_config.as_ref()?, path)));
+        // An explicit --cloud-config wins over the one derived from the install-config.
+        let cloud_config = match (files.cloud_config.as_deref(), derived_cloud_config) {
+            (Some(path), _) => Some(
+                inputs::cloud_provider_config::load(path)?
+                    .select(&infrastructure.cloud_config_key, path)?,
+            ),
+            (None, Some((config_map, path))) => {
+                Some(derived_source(config_map).select(&infrastructure.cloud_config_key, path)?)
+            }
+            (None, None) => None,
+        };
+        let mut warnings = Vec::new();
+        if let Some((d, path)) = &derived {
+            warnings.extend(d.notes.iter().map(|note| format!("{path}: {note}")));
+        }
+        let proxy_input = match (files.proxy.as_deref(), &derived) {
+            (Some(path), _) => Some((inputs::proxy::load(path)?, path)),
+            (None, Some((d, path))) => Some((inputs::proxy::from_value(&d.proxy, path)?, *path)),
+            (None, None) => None,
+        };
+        let (proxy, bootstrap_proxy) = match proxy_input {
+            Some((proxy, path)) => {
+                if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
+                    // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
+                    // network operator fills in a running cluster.
+                    warnings.push(format!(
+                        "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
+                    ));
+                }
+                let bootstrap = if proxy.status == ProxyEnv::default() {
+                    proxy.spec.clone()
+                } else {
+                    proxy.status.clone()
+                };
+                (proxy.status, bootstrap)
+            }
+            None => (ProxyEnv::default(), ProxyEnv::default()),
+        };
+        // An explicit --network wins over the one derived from the install-config.
+        let network = match (
+            inputs::load_config_object(files.network.as_deref(), "Network")?,
+            &derived,
+        ) {
+            (Some(given), _) => Some(given),
+            (None, Some((d, _))) => Some(d.network.clone()),
+            (None, None) => None,
+        };
+        let feature_gate =
+            inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
+        let release = select_release(files.release.as_deref(), &images, &files.images)?;
+        let features = feature_gates(
+            feature_gate.as_ref(),
+            files.feature_gate.as_ref(),
+            derived.as_ref(),
+            &release.behaviour.gates(),
+            &mut warnings,
+        )?;
+        let apiserver = inputs::load_config_object(files.apiserver.as_deref(), "APIServer")?;
+        let tls = crate::config::tls::from_apiserver(apiserver.as_ref())
+            .map_err(|e| with_file(e, files.apiserver.as_ref()))?;
+        let ca_bundle = files
+            .ca_bundle
+            .as_ref()
+            .map(|path| {
+                inputs::read_text(path)
+                    .map(|text| (path.clone(), text))
+                    .map_err(|e| anyhow!("--ca-bundle {e}"))
+            })
+            .transpose()?;
+        Ok(Self {
+            infrastructure,
+            images,
+            namespace: files.namespace.clone(),
+            proxy,
+            bootstrap_proxy,
+            tls,
+            features,
+            release,
+            network,
+            cloud_config,
+            derived: derived.map(|(d, _)| d),
+            credentials,
+            ca_bundle,
+            warnings,
+        })
+    }
+}
+
+/// The release to render for: `--release`, else the release the images name (the release
+/// payload's `image-references` ImageStream), else the newest. Both given and naming different
+/// releases is an error: which one the user meant cannot be guessed.
+fn select_release(
+    flag: Option<&str>,
+    images: &Images,
+    images_path: &Utf8Path,
+) -> Result<&'static ccm_catalogue::releases::Release> {
+    let releases = crate::catalogue::Releases::builtin()?;
+    let from_flag = flag.map(|v| releases.find(v, "--release")).transpose()?;
+    let from_images = images
+        .release
+        .as_deref()
+        .map(|v| {
+            releases
+                .find(
+                    v,
+                    &format!("{images_path}: metadata.name (the release version)"),
+                )
+                .map(|r| (v, r))
+        })
+        .transpose()?;
+    match (from_flag, from_images) {
+        (Some(flag_release), Some((version, image_release)))
+            if flag_release.name != image_release.name =>
+        {
+            bail!(
+                "--release {} (OpenShift {}) contradicts {images_path}, the images of release {version} ({}); give the images of the release you render for, or leave --release out",
+                flag.unwrap_or_default(),
+                flag_release.name,
+                image_release.name
+            )
+        }
+        (Some(release), _) | (None, Some((_, release))) => Ok(release),
+        (None, None) => Ok(releases.newest()),
+    }
+}
+
+/// The Infrastructure, from `--infrastructure` or derived from `--install-config` (then with
+/// what else was derived, and the install-config's path for messages).
+fn load_infrastructure<'a>(
+    files: &'a InputFiles,
+    credentials: Option<&Credentials>,
+) -> Result<(
+    Infrastructure,
+    Option<(crate::config::install_config::Derived, &'a Utf8Path)>,
+)> {
+    match (
+        files.infrastructure.as_deref(),
+        files.install_config.as_deref(),
+    ) {
+        (Some(path), None) => Ok((inputs::infrastructure::load(path)?, None)),
+        (None, Some(path)) => {
+            let options = &files.install_options;
+            if let Some(name) = &options.infrastructure_name {
+                crate::config::install_config::infra_id::check(name)
+                    .map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
+            }
+            if let Some(crn) = &options.ibm_instance_crn {
+                crate::config::install_config::check_crn(crn)
+                    .map_err(|e| anyhow!("--ibm-instance-crn: {e}"))?;
+            }
+            let install_config = crate::config::install_config::load(path)?;
+            let options = crate::config::install_config::Options {
+                cloud_config_given: files.cloud_config.is_some(),
+                facts: platform_facts(&files.fact_flags, credentials)?,
+                ..options.clone()
+            };
+            let derived = crate::config::install_config::derive(&install_config, &options)
+                .map_err(|e| anyhow!("{path}: {e}"))?;
+            let infrastructure =
+                inputs::infrastructure::from_value(derived.infrastructure.clone(), path)?;
+            Ok((infrastructure, Some((derived, path))))
+        }
+        _ => bail!("give exactly one of --infrastructure and --install-config"),
+    }
+}
+
+/// Reads the `--<platform>-<fact>` flags' files and joins them with the credentials.
+fn platform_facts(
+    flags: &crate::config::install_config::facts::FactFlags,
+    credentials: Option<&Credentials>,
+) -> Result<crate::config::install_config::facts::PlatformFacts> {
+    use crate::config::install_config::facts::{self, comma_list};
+    let read = |path: Option<&Utf8PathBuf>, flag: &str| {
+        path.map(|path| inputs::read_text(path).map_err(|e| anyhow!("{flag} {e}")))
+            .transpose()
+    };
+    Ok(facts::PlatformFacts {
+        credentials: credentials.cloned(),
+        azure_stack_endpoints: read(
+            flags.azure_stack_endpoints.as_ref(),
+            facts::AZURE_STACK_ENDPOINTS,
+        )?,
+        ibmcloud_zones: flags.ibmcloud_zones.as_deref().map(comma_list),
+        powervs_vpc_subnets: flags.powervs_vpc_subnets.as_deref().map(comma_list),
+        openstack_external_network_id: flags.openstack_external_network_id.clone(),
+        openstack_octavia: flags.openstack_octavia,
+        openstack_ca_cert: read(flags.openstack_ca_cert.as_ref(), facts::OPENSTACK_CA_CERT)?,
+    })
+}
+
+/// The derived cloud-provider-config ConfigMap as a cloud config source.
+fn derived_source(config_map: &Value) -> inputs::cloud_provider_config::Source {
+    let data = config_map
+        .get("data")
+        .and_then(Value::as_object)
+        .map(|data| {
+            data.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    inputs::cloud_provider_config::Source::ConfigMap {
+        origin: "openshift-config/cloud-provider-config".into(),
+        data,
+    }
+}
+
+/// The gates the render uses: `--feature-gate`, else the FeatureGate the installer writes from
+/// the install-config's featureSet and featureGates (installer
+/// `pkg/asset/manifests/featuregate.go`), else the Default set. When both are given the flag
+/// wins, said on stderr if the two differ.
+fn feature_gates(
+    given: Option<&Value>,
+    given_path: Option<&Utf8PathBuf>,
+    derived: Option<&(crate::config::install_config::Derived, &Utf8Path)>,
+    gates: &ccm_catalogue::features::ReleaseGates,
+    warnings: &mut Vec<String>,
+) -> Result<FeatureGates> {
+    let from_flag =
+        FeatureGates::from_manifest_in(given, gates).map_err(|e| with_file(e, given_path))?;
+    let Some((d, path)) = derived else {
+        return Ok(from_flag);
+    };
+    let from_install_config = FeatureGates::from_manifest_in(Some(&d.feature_gate), gates)
+        .map_err(|e| anyhow!("{path}: {e}"))?;
+    match given_path {
+        None => Ok(from_install_config),
+        Some(flag) => {
+            if !same_for_the_render(&from_install_config, &from_flag) {
+                warnings.push(format!(
+                    "--feature-gate {flag} wins over {} of {path}; they differ in the gates the render reads",
+                    d.feature_set
+                ));
+            }
+            Ok(from_flag)
+        }
+    }
+}
+
+/// Whether two FeatureGates agree on every gate the render reads (the tabled OCP gates and
+/// the upstream gates CCCMO passes on); a live cluster's object lists many more.
+fn same_for_the_render(a: &FeatureGates, b: &FeatureGates) -> bool {
+    a.upstream_ccm_flag_value() == b.upstream_ccm_flag_value()
+        && a.enabled()
+            .iter()
+            .chain(b.enabled())
+            .filter(|name| ccm_catalogue::features::is_tabled(name))
+            .all(|name| a.is_enabled(name) == b.is_enabled(name))
+}
+
+fn with_file(err: anyhow::Error, path: Option<&Utf8PathBuf>) -> anyhow::Error {
+    match path {
+        Some(path) => anyhow!("{path}: {err}"),
+        None => err,
+    }
+}

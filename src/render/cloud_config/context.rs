@@ -1,0 +1,60 @@
+//! What every transform reads and returns, and the checks they share: the [`Context`] a
+//! transform may read, the [`Transformed`] result, and the platform check.
+
+use super::infrastructure::Infrastructure;
+use anyhow::{Result, bail};
+use ccm_catalogue::releases::behaviour::CloudConfig as Behaviour;
+use serde::Deserialize;
+
+/// What a transform may read besides the source text.
+pub struct Context<'a> {
+    /// The whole parsed Infrastructure object (config.openshift.io/v1), as JSON.
+    pub infrastructure: &'a serde_json::Value,
+    /// The parsed Network object (config.openshift.io/v1), when given (vSphere IP families).
+    pub network: Option<&'a serde_json::Value>,
+    /// Whether an `OpenShift` feature gate is enabled (e.g. `AWSServiceLBNetworkSecurityGroup`).
+    pub feature_enabled: &'a dyn Fn(&str) -> bool,
+    /// How the release being rendered transforms.
+    pub behaviour: &'a Behaviour,
+}
+
+/// A transformed cloud config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transformed {
+    /// The cloud.conf text to write.
+    pub text: String,
+    /// Human-readable warnings (e.g. "dropped unknown key [Global] Foo"), never containing secret values.
+    pub warnings: Vec<String>,
+}
+
+/// Reads the part of an Infrastructure or Network object that `T` describes (unknown fields are
+/// ignored, `null` reads as absent).
+pub(super) fn read_object<'a, T: Deserialize<'a>>(
+    value: &'a serde_json::Value,
+    what: &str,
+) -> Result<T> {
+    T::deserialize(value).map_err(|err| anyhow::anyhow!("reading the {what}: {err}"))
+}
+
+/// Fails unless the Infrastructure's platform is `expected`. CCCMO reads
+/// `status.platformStatus.type`; clusters older than platformStatus only have `status.platform`.
+pub(super) fn require_platform(ctx: &Context<'_>, expected: &str, transform: &str) -> Result<()> {
+    let infra: Infrastructure = read_object(ctx.infrastructure, "Infrastructure")?;
+    let status = infra.status.unwrap_or_default();
+    let actual = status
+        .platform_status
+        .and_then(|p| p.kind)
+        .or(status.platform)
+        .unwrap_or_default();
+    if actual.is_empty() {
+        bail!(
+            "the Infrastructure has no status.platformStatus.type; the {transform} transform needs {expected}"
+        );
+    }
+    if actual != expected {
+        bail!(
+            "the {transform} cloud config transform needs an Infrastructure of platform {expected}, but status.platformStatus.type is {actual:?}"
+        );
+    }
+    Ok(())
+}

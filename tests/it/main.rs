@@ -1,0 +1,29 @@
+//! The integration tests: one test crate with a module per area, so that the library and its
+//! dependencies are linked into one test binary rather than one per file. Run one area with
+//!   cargo test --test it <area>::
+//! (for example `cargo test --test it golden::`). Each area's module says what it proves.
+
+mod common;
+
+mod bad_inputs;
+mod bootkube;
+mod bootstrap;
+mod cli;
+mod cmd;
+mod completions;
+mod conformance;
+mod crash;
+mod credentials;
+mod foreign_arch;
+mod golden;
+mod ignition;
+mod image_references;
+mod install_config;
+mod layers;
+mod man;
+mod matrix;
+mod no_cryptography;
+mod properties;
+mod providers;
+mod releases;
+mod schema;

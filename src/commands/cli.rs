@@ -1,4 +1,4 @@
-//! The command line (clap types only). See `spec/cli-contract.md`: flag names and aliases are a
+//! The command line (clap types only). See docs/cli.md: flag names and aliases are a
 //! contract with bootkube.sh and installer scripts.
 
 use camino::Utf8PathBuf;

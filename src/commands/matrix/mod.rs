@@ -11,7 +11,7 @@
 //! in the inputs; every variant name then gains that axis' value at the end, and the names of
 //! the other axes' values stay.
 //!
-//! The release (issue 18) is the one axis that is a folder level instead: without `--release`
+//! The release is the one axis that is a folder level instead: without `--release`
 //! a matrix renders the newest release into the names above; with `--release VERSION`
 //! (repeatable, or `all`) every case folder is `DIR/<release>/<provider>/<variant>/`, the
 //! release being `X.Y` (`DIR/4.21/aws/ha-noproxy-intermediate-default/`). The default names

@@ -2,17 +2,17 @@
 //! one file per subcommand ([`render`](mod@render), [`matrix`], [`platforms`], [`placements`],
 //! [`releases`], [`provider`]); [`pipeline`] holds the steps that every rendering command shares.
 
-pub mod capabilities;
+mod capabilities;
 pub mod cli;
 mod exit;
-pub mod matrix;
+mod matrix;
 mod pipeline;
 mod placements;
 mod platforms;
 mod provider;
 mod releases;
 mod render;
-pub mod scaffold;
+pub(crate) mod scaffold;
 mod term;
 
 pub use exit::ExitStatus;

@@ -44,21 +44,21 @@
 //! missing or whole. A render that changes nothing writes nothing.
 
 mod apply;
-pub mod diff;
+pub(crate) mod diff;
 mod durable;
 mod failpoint;
 mod fresh;
 mod fs;
-pub mod ignition;
+pub(crate) mod ignition;
 mod journal;
 mod lock;
 mod names;
 pub mod placement;
 mod plan;
 mod recover;
-pub mod redact;
+mod redact;
 mod report;
-pub mod summary;
+pub(crate) mod summary;
 mod tree;
 
 pub use apply::{Dest, apply, write};

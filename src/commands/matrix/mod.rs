@@ -24,7 +24,7 @@
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
 //! (with `--prune`: files a case no longer renders are removed).
 
-pub mod samples;
+mod samples;
 
 use super::exit::ExitStatus;
 use crate::catalogue::Releases;
@@ -40,8 +40,6 @@ use std::collections::BTreeMap;
 /// One dimension of the matrix.
 #[derive(Debug)]
 pub struct Axis {
-    /// What it varies, for documentation.
-    pub name: &'static str,
     /// Its values, the first being the default.
     pub values: &'static [AxisValue],
 }
@@ -70,8 +68,8 @@ pub enum Setting {
 
 /// The axes: control-plane topology, cluster-wide proxy, TLS profile, feature set.
 pub const AXES: &[Axis] = &[
+    // controlPlaneTopology
     Axis {
-        name: "controlPlaneTopology",
         values: &[
             AxisValue {
                 name: "ha",
@@ -83,8 +81,8 @@ pub const AXES: &[Axis] = &[
             },
         ],
     },
+    // proxy
     Axis {
-        name: "proxy",
         values: &[
             AxisValue {
                 name: "noproxy",
@@ -96,8 +94,8 @@ pub const AXES: &[Axis] = &[
             },
         ],
     },
+    // tlsSecurityProfile
     Axis {
-        name: "tlsSecurityProfile",
         values: &[
             AxisValue {
                 name: "intermediate",
@@ -109,8 +107,8 @@ pub const AXES: &[Axis] = &[
             },
         ],
     },
+    // featureSet
     Axis {
-        name: "featureSet",
         values: &[
             AxisValue {
                 name: "default",

@@ -4,6 +4,7 @@
 //! [`providers`] → [`render::render`] (pure) → [`output`] (the only code that writes).
 
 pub mod capabilities;
+pub mod cccmo;
 pub mod cli;
 pub mod cloud_config;
 pub mod commands;

@@ -210,6 +210,10 @@ pub struct Cccmo {
     pub commit: String,
     /// Its date.
     pub date: String,
+    /// Every Go file of its `pkg/cloud/` but tests → its digest (`crate::cccmo::checkout`
+    /// `digest`): what `--cccmo-dir` tells the release by, and `provider import` compares.
+    #[serde(default, rename = "goFiles")]
+    pub go_files: BTreeMap<String, String>,
 }
 
 /// Parses and checks release files (origin, text), newest first, each with its behaviour

@@ -1,0 +1,323 @@
+//! `--cccmo-dir`: the built-in providers' manifests from a checkout of
+//! cluster-cloud-controller-manager-operator (CCCMO) instead of the catalogue's own copy, so
+//! that a change to CCCMO's templates can be rendered on every platform and variant before it
+//! lands; and `provider import`, which brings the catalogue to a checkout.
+//!
+//! CCCMO evaluates `pkg/cloud/<platform>/assets/*.yaml` as Go templates with `missingkey=error`
+//! and decodes each strictly into the Kubernetes type its `<platform>.go` names
+//! (`pkg/cloud/common/templates.go` @ bc52198c). [`template`] evaluates them the same way, with
+//! the values in the form the catalogue holds ([`platforms`]); the objects then replace the
+//! provider's manifests for the release in force, and the render adjusts them exactly as it
+//! adjusts its own catalogue. What ccm-render cannot evaluate or place is refused with the file
+//! and line.
+//!
+//! [`checkout`] reads the checkout; [`import`] writes the catalogue.
+
+pub mod checkout;
+pub mod platforms;
+pub mod template;
+
+use crate::providers::{Catalogue, Parsed, Provider};
+use crate::releases::{Release, Releases};
+use anyhow::{Result, anyhow, bail};
+use camino::Utf8Path;
+pub use checkout::Checkout;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use template::{Template, TemplateValue, Values};
+
+/// The provider manifests a checkout gives for one release: provider name → (file the object
+/// came from, object), in the order of the catalogue's files.
+pub type Manifests = BTreeMap<String, Vec<(String, Value)>>;
+
+/// The file name the catalogue gives an object (`assets/<provider>/manifests/<name>`):
+/// lower-case kind and name, `:` (an RBAC name's separator) as `_`.
+pub fn catalogue_file_name(object: &Value) -> String {
+    format!(
+        "{}-{}.yaml",
+        crate::json_fields::kind_of(object).to_ascii_lowercase(),
+        crate::json_fields::name_of(object).replace(':', "_")
+    )
+}
+
+/// The template values of `platform` for `release`, as the catalogue holds them.
+fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
+    let mut values = Values::new();
+    let images = platform
+        .images
+        .iter()
+        .map(|(field, key)| {
+            // CCCMO's images.json placeholder of the key, which the catalogue holds and the
+            // render replaces by container name.
+            let tag = crate::inputs::images::image_stream::tag_for(key).unwrap_or(key);
+            (
+                (*field).to_string(),
+                format!("quay.io/openshift/origin-{tag}"),
+            )
+        })
+        .collect();
+    values.insert(
+        "images".to_string(),
+        TemplateValue::Struct {
+            type_name: platform.images_type.to_string(),
+            fields: images,
+        },
+    );
+    for v in platform.values.iter().filter(|v| v.since <= release) {
+        let text = match v.source {
+            platforms::Source::PlatformType => platform.platform_type,
+            platforms::Source::Literal(s) => s,
+        };
+        values.insert(v.key.to_string(), TemplateValue::Str(text.to_string()));
+    }
+    values
+}
+
+/// Evaluates every asset of the checkout for `release` (`X.Y`): the objects of each built-in
+/// provider the checkout has a folder for.
+pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
+    let version = crate::releases::data::version_of(release);
+    let mut out = Manifests::new();
+    for folder in checkout.platforms.values() {
+        let platform = folder.platform;
+        let values = values(platform, version);
+        let mut objects = Vec::new();
+        for (file, text) in &folder.assets {
+            let at = checkout.display(&format!("pkg/cloud/{}/assets/{file}", platform.folder));
+            let asset = platform
+                .assets
+                .iter()
+                .find(|a| a.file == file)
+                .ok_or_else(|| anyhow!("{at}: not an asset ccm-render knows"))?;
+            let text = Template::parse(&at, text)?.execute(&values)?;
+            let object = decode(&text, asset).map_err(|e| anyhow!("{at}: {e}"))?;
+            objects.push((at, object));
+        }
+        objects.sort_by_key(|(_, o)| catalogue_file_name(o));
+        out.insert(platform.provider.to_string(), objects);
+    }
+    Ok(out)
+}
+
+/// `sigs.k8s.io/yaml.UnmarshalStrict` into the asset's type, as far as ccm-render knows the
+/// type: one YAML mapping (duplicate keys refused), the kind and API group of the Go type, and
+/// the scalars of string fields as strings (sigs.k8s.io/yaml converts YAML to JSON by the
+/// target's types, so `value: false` in an env var is the string "false"). The object carries
+/// the Go type's apiVersion, as CCCMO's typed client applies it.
+fn decode(text: &str, asset: &platforms::Asset) -> Result<Value> {
+    let docs = crate::yaml::documents(text).map_err(|e| anyhow!("not valid YAML: {e}"))?;
+    let [mut object] = <[Value; 1]>::try_from(docs).map_err(|docs| {
+        anyhow!(
+            "holds {} YAML documents; CCCMO decodes one object per file",
+            docs.len()
+        )
+    })?;
+    let Some(map) = object.as_object_mut() else {
+        bail!("does not decode into a {}: not a YAML mapping", asset.kind);
+    };
+    let kind = map.get("kind").and_then(Value::as_str).unwrap_or_default();
+    if kind != asset.kind {
+        bail!(
+            "kind: {kind:?} does not decode into the {} CCCMO reads this file as",
+            asset.kind
+        );
+    }
+    let group = |v: &str| v.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+    let api_version = map
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if group(api_version) != group(asset.api_version) {
+        bail!(
+            "apiVersion: {api_version:?} is not of the API group of {} ({})",
+            asset.kind,
+            asset.api_version
+        );
+    }
+    map.insert(
+        "apiVersion".to_string(),
+        Value::String(asset.api_version.to_string()),
+    );
+    stringify_string_fields(&mut object);
+    typed_pod_fields(&mut object);
+    Ok(object)
+}
+
+/// The volume sources CCCMO's templates use, spelled as the Go type's JSON tags.
+const VOLUME_SOURCES: &[&str] = &[
+    "configMap",
+    "csi",
+    "downwardAPI",
+    "emptyDir",
+    "hostPath",
+    "persistentVolumeClaim",
+    "projected",
+    "secret",
+];
+
+/// What the typed pod template becomes once CCCMO has decoded it and the API server holds it,
+/// where that differs from the YAML: encoding/json matches field names case-insensitively
+/// (azure's `emptydir:` is `emptyDir`); a volume whose source is null has none, and the API
+/// server defaults a volume without a source to `emptyDir: {}` (k8s.io/kubernetes
+/// pkg/apis/core/v1/defaults.go SetDefaults_Volume); a container's `resources` is a struct, not
+/// a pointer, so a container without it is written `resources: {}`.
+fn typed_pod_fields(object: &mut Value) {
+    let Some(Value::Object(pod)) = object.pointer_mut("/spec/template/spec") else {
+        return;
+    };
+    if let Some(Value::Array(volumes)) = pod.get_mut("volumes") {
+        for volume in volumes.iter_mut().filter_map(Value::as_object_mut) {
+            let keys: Vec<String> = volume.keys().cloned().collect();
+            for key in keys {
+                let Some(canonical) = VOLUME_SOURCES
+                    .iter()
+                    .find(|s| s.eq_ignore_ascii_case(&key) && **s != key)
+                else {
+                    continue;
+                };
+                if let Some(value) = volume.remove(&key) {
+                    volume.insert((*canonical).to_string(), value);
+                }
+            }
+            volume.retain(|_, v| !v.is_null());
+            if !volume.keys().any(|k| VOLUME_SOURCES.contains(&k.as_str())) {
+                volume.insert(
+                    "emptyDir".to_string(),
+                    Value::Object(serde_json::Map::new()),
+                );
+            }
+        }
+    }
+    for list in ["initContainers", "containers"] {
+        if let Some(Value::Array(containers)) = pod.get_mut(list) {
+            for container in containers.iter_mut().filter_map(Value::as_object_mut) {
+                container
+                    .entry("resources")
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()));
+            }
+        }
+    }
+}
+
+/// The string-typed fields a template can fill with a YAML boolean or number.
+fn stringify_string_fields(object: &mut Value) {
+    fn map_values(v: Option<&mut Value>) {
+        if let Some(Value::Object(m)) = v {
+            for value in m.values_mut() {
+                stringify(value);
+            }
+        }
+    }
+    fn stringify(v: &mut Value) {
+        match v {
+            Value::Bool(b) => *v = Value::String(b.to_string()),
+            Value::Number(n) => *v = Value::String(n.to_string()),
+            _ => {}
+        }
+    }
+    for meta in ["/metadata", "/spec/template/metadata"] {
+        for field in ["labels", "annotations"] {
+            map_values(object.pointer_mut(&format!("{meta}/{field}")));
+        }
+    }
+    map_values(object.pointer_mut("/spec/selector/matchLabels"));
+    map_values(object.pointer_mut("/spec/template/spec/nodeSelector"));
+    for list in ["initContainers", "containers"] {
+        let Some(Value::Array(containers)) =
+            object.pointer_mut(&format!("/spec/template/spec/{list}"))
+        else {
+            continue;
+        };
+        for container in containers {
+            for field in ["command", "args"] {
+                if let Some(Value::Array(items)) = container.get_mut(field) {
+                    items.iter_mut().for_each(stringify);
+                }
+            }
+            if let Some(Value::Array(env)) = container.get_mut("env") {
+                for var in env {
+                    if let Some(value) = var.get_mut("value") {
+                        stringify(value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The release a render with `--cccmo-dir` uses: `--release` if given, else the one whose
+/// CCCMO Go files (`pkg/cloud`) the checkout holds. Says on stderr which and why, and when the
+/// Go files differ from the release's (ccm-render then applies the release's Go side).
+pub fn release_for<'a>(
+    releases: &'a Releases,
+    checkout: &Checkout,
+    flag: Option<&str>,
+) -> Result<&'a Release> {
+    let release = match flag {
+        Some(version) => releases.find(version, "--release")?,
+        None => {
+            let Some(release) = checkout.release_of_go_files(releases) else {
+                bail!(
+                    "--cccmo-dir {}: its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows ({}); give --release X.Y to render it as one",
+                    checkout.root,
+                    releases.supported()
+                );
+            };
+            eprintln!(
+                "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
+                checkout.root, release.cccmo.branch, release.cccmo.commit
+            );
+            release
+        }
+    };
+    let changed = checkout.go_changes(release);
+    if !changed.is_empty() {
+        eprintln!(
+            "warning: --cccmo-dir {}: {} Go files differ from CCCMO {} {} ({}); ccm-render applies that release's Go side, not theirs",
+            checkout.root,
+            changed.len(),
+            release.cccmo.branch,
+            release.cccmo.commit,
+            changed.join(", ")
+        );
+    }
+    Ok(release)
+}
+
+/// Replaces the manifests of every built-in provider of `catalogue` (a catalogue as of
+/// `release`) by the checkout's, checked by the rules every provider follows.
+pub fn apply(catalogue: &mut Catalogue, manifests: &Manifests) -> Result<()> {
+    for provider in catalogue.providers.values_mut() {
+        if !provider.origin.starts_with("assets/") || provider.manifests.is_empty() {
+            continue;
+        }
+        if let Some(objects) = manifests.get(provider.name()) {
+            *provider = checked(provider, objects)?;
+        }
+    }
+    Ok(())
+}
+
+/// `provider` with the manifests `objects`, through the checks of every provider.
+pub fn checked(provider: &Provider, objects: &[(String, Value)]) -> Result<Provider> {
+    let descriptor = serde_json::to_value(&provider.descriptor)?;
+    let at = format!("{}/provider.yaml", provider.origin);
+    let bootstrap: Vec<(String, Value)> = provider
+        .bootstrap
+        .iter()
+        .map(|o| (at.clone(), o.clone()))
+        .collect();
+    crate::providers::check_parsed(&Parsed {
+        folder: provider.name(),
+        origin: &provider.origin,
+        descriptor_at: &at,
+        descriptor: &descriptor,
+        manifests: objects,
+        bootstrap: &bootstrap,
+    })
+}
+
+/// Reads the checkout at `dir` and evaluates it for `release`.
+pub fn load(dir: &Utf8Path, release: &str) -> Result<Manifests> {
+    evaluate(&Checkout::read(dir)?, release)
+}

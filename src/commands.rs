@@ -16,7 +16,8 @@ use camino::Utf8Path;
 pub enum ExitStatus {
     /// Success (0).
     Success,
-    /// `--check`/`--diff` found something that would change (1).
+    /// `--check`/`--diff` found something that would change, or `provider import` left
+    /// something to carry by hand (1).
     Drift,
 }
 
@@ -41,6 +42,11 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Releases(args) => releases(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider_new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider_check(&dir),
+        Command::Provider(ProviderCommand::Import {
+            cccmo_dir,
+            release,
+            assets,
+        }) => crate::cccmo::import::run(&cccmo_dir, &release, &assets),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             crate::cli::write_completions(shell, &mut script);
@@ -184,9 +190,14 @@ fn render(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(path) = &args.ignition {
         crate::ignition::file::check_target(path, "--ignition")?;
     }
-    let files = input_files(args);
+    let mut files = input_files(args);
+    // --cccmo-dir: the checkout is read and its release told before the inputs load.
+    let checkout = crate::cccmo::for_render(args.cccmo_dir.as_deref(), &mut files.release)?;
     let cfg = ClusterConfig::load(&files)?;
-    let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    let mut catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    if let Some(checkout) = &checkout {
+        crate::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;
+    }
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let ignition = ignition_target(args, &tree, &cfg.release.name)?;

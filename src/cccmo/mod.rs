@@ -14,6 +14,7 @@
 //! [`checkout`] reads the checkout; [`import`] writes the catalogue.
 
 pub mod checkout;
+pub mod import;
 pub mod platforms;
 pub mod template;
 
@@ -298,8 +299,68 @@ pub fn apply(catalogue: &mut Catalogue, manifests: &Manifests) -> Result<()> {
     Ok(())
 }
 
-/// `provider` with the manifests `objects`, through the checks of every provider.
+/// `object` with its keys in the order of `reference` (the catalogue's object of the same kind
+/// and name), keys the reference lacks after them in name order; list items are matched by
+/// `name` where both have one, else by position. A render from a checkout thus writes what it
+/// does not change byte for byte as the catalogue does, and a review shows only changes. With
+/// no reference, keys are sorted, as the catalogue's files hold them.
+pub fn aligned(object: &Value, reference: Option<&Value>) -> Value {
+    match object {
+        Value::Object(map) => {
+            let reference = reference.and_then(Value::as_object);
+            let mut keys: Vec<&String> = reference
+                .map(|r| r.keys().filter(|k| map.contains_key(*k)).collect())
+                .unwrap_or_default();
+            let mut rest: Vec<&String> = map
+                .keys()
+                .filter(|k| reference.is_none_or(|r| !r.contains_key(*k)))
+                .collect();
+            rest.sort();
+            keys.extend(rest);
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| {
+                        (
+                            k.clone(),
+                            aligned(&map[k], reference.and_then(|r| r.get(k))),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        Value::Array(items) => {
+            let reference = reference.and_then(Value::as_array);
+            let name = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_string);
+            Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        let matched = reference.and_then(|r| match name(item) {
+                            Some(n) => r.iter().find(|x| name(x).as_deref() == Some(n.as_str())),
+                            None => r.get(i),
+                        });
+                        aligned(item, matched)
+                    })
+                    .collect(),
+            )
+        }
+        other => other.clone(),
+    }
+}
+
+/// `provider` with the manifests `objects` (each aligned to the provider's object of the same
+/// kind and name, see [`aligned`]), through the checks of every provider.
 pub fn checked(provider: &Provider, objects: &[(String, Value)]) -> Result<Provider> {
+    let id = crate::releases::delta::object_id;
+    let objects: Vec<(String, Value)> = objects
+        .iter()
+        .map(|(at, o)| {
+            let reference = provider.manifests.iter().find(|m| id(m) == id(o));
+            (at.clone(), aligned(o, reference))
+        })
+        .collect();
+    let objects = objects.as_slice();
     let descriptor = serde_json::to_value(&provider.descriptor)?;
     let at = format!("{}/provider.yaml", provider.origin);
     let bootstrap: Vec<(String, Value)> = provider
@@ -320,4 +381,38 @@ pub fn checked(provider: &Provider, objects: &[(String, Value)]) -> Result<Provi
 /// Reads the checkout at `dir` and evaluates it for `release`.
 pub fn load(dir: &Utf8Path, release: &str) -> Result<Manifests> {
     evaluate(&Checkout::read(dir)?, release)
+}
+
+/// `render --cccmo-dir`: reads the checkout, and sets `release` (`--release`) to the one the
+/// render uses ([`release_for`]). None without `--cccmo-dir`.
+pub fn for_render(
+    dir: Option<&Utf8Path>,
+    release: &mut Option<String>,
+) -> Result<Option<Checkout>> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    let checkout = Checkout::read(dir)?;
+    let chosen = release_for(Releases::builtin()?, &checkout, release.as_deref())?;
+    *release = Some(chosen.name.clone());
+    Ok(Some(checkout))
+}
+
+/// The checkout's manifests, evaluated for `release`, in place of the built-in providers' of
+/// `catalogue` (a catalogue as of `release`).
+pub fn apply_checkout(
+    catalogue: &mut Catalogue,
+    checkout: &Checkout,
+    release: &Release,
+) -> Result<()> {
+    apply(catalogue, &evaluate(checkout, &release.name)?)
+}
+
+/// `matrix --cccmo-dir` without `--release`: the checkout's release ([`release_for`]); the
+/// newest lays the cases out as a matrix without `--release` does, an older one as
+/// `--release X.Y` does.
+pub fn matrix_releases(checkout: &Checkout) -> Result<Option<Vec<&'static Release>>> {
+    let releases = Releases::builtin()?;
+    let release = release_for(releases, checkout, None)?;
+    Ok((release.name != releases.newest().name).then(|| vec![release]))
 }

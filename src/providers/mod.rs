@@ -26,7 +26,7 @@ mod parse;
 
 pub use catalogue::{Catalogue, Selection, builtin_table};
 pub use descriptor::*;
-pub use parse::{Parsed, check_parsed, parse};
+pub use parse::{Parsed, check_parsed, one_object, parse, parse_common};
 
 #[cfg(test)]
 mod tests {

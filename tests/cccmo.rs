@@ -12,6 +12,7 @@ use ccm_render::cccmo::platforms::PLATFORMS;
 use ccm_render::providers::Catalogue;
 use ccm_render::releases::Releases;
 use common::{assert_refused_untouched, ccm_render, read_tree, stderr};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -124,9 +125,10 @@ fn with_tls_block(text: &str) -> String {
                 ("tlsCipherSuites", "--tls-cipher-suites"),
                 ("tlsMinVersion", "--tls-min-version"),
             ] {
-                out.push_str(&format!(
+                let _ = write!(
+                    out,
                     "{indent}{{{{- if .{value} }}}}\n{indent}{flag}={{{{ .{value} }}}} \\\n{indent}{{{{- end }}}}\n"
-                ));
+                );
             }
         }
         out.push_str(line);
@@ -313,4 +315,397 @@ fn a_one_line_edit_of_a_cccmo_release_head_shows_in_exactly_the_files_it_touches
         want.sort();
         assert_eq!(listed, want, "{release}");
     }
+}
+
+/// A tree of the newest release's templates at `root`, with `change` applied to it.
+fn broken_tree(root: &Path, change: impl FnOnce(&Path)) {
+    own_tree(root, &newest());
+    change(root);
+}
+
+fn newest() -> String {
+    Releases::builtin().expect("releases").newest().name.clone()
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).expect("read");
+    assert!(text.contains(from), "{from:?} in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
+}
+
+/// `render --cccmo-dir` of a tree with `change` is refused: exit 2, one line holding `message`,
+/// the output folder as it was.
+fn assert_render_refuses(change: impl FnOnce(&Path), message: &str) -> String {
+    let work = tempfile::tempdir().expect("tmp");
+    let tree = work.path().join("cccmo");
+    broken_tree(&tree, change);
+    let dest = work.path().join("out");
+    std::fs::create_dir_all(dest.join("manifests")).expect("mkdir");
+    std::fs::write(dest.join("manifests/keep.yaml"), "kept: true\n").expect("write");
+    let release = newest();
+    let err = assert_refused_untouched(
+        &dest,
+        || render("aws", Some(&release), &dest, &["--cccmo-dir", s(&tree)]),
+        message,
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+fn aws_deployment(root: &Path) -> PathBuf {
+    root.join("pkg/cloud/aws/assets/deployment.yaml")
+}
+
+#[test]
+fn an_action_ccm_render_does_not_evaluate_is_refused_with_file_and_line() {
+    for action in [
+        "{{ range .images }}x{{ end }}",
+        "{{ with .cloudproviderName }}x{{ end }}",
+        "{{ .cloudproviderName | lower }}",
+        "{{ printf \"%s\" .cloudproviderName }}",
+    ] {
+        let err = assert_render_refuses(
+            |root| {
+                edit(
+                    &aws_deployment(root),
+                    "  name: aws-cloud-controller-manager\n",
+                    &format!("  name: aws-cloud-controller-manager{action}\n"),
+                );
+            },
+            "ccm-render evaluates only {{ .name }}, {{ .images.Name }}, {{ if .name }} and {{ end }}",
+        );
+        // The metadata name is on the seventh line of the file.
+        assert!(
+            err.contains("pkg/cloud/aws/assets/deployment.yaml:7: {{ "),
+            "{action}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_value_cccmo_does_not_pass_is_refused_as_go_refuses_it() {
+    let err = assert_render_refuses(
+        |root| {
+            edit(
+                &aws_deployment(root),
+                "replicas: 2",
+                "replicas: {{ .replicas }}",
+            );
+        },
+        "map has no entry for key \"replicas\"",
+    );
+    assert!(err.contains("deployment.yaml:"), "{err}");
+    // The infrastructure name is not among AWS's values (aws.go getTemplateValues).
+    assert_render_refuses(
+        |root| {
+            edit(
+                &aws_deployment(root),
+                "replicas: 2",
+                "replicas: {{ .infrastructureName }}",
+            );
+        },
+        "map has no entry for key \"infrastructureName\"",
+    );
+    assert_render_refuses(
+        |root| {
+            edit(
+                &aws_deployment(root),
+                "{{ .images.CloudControllerManager }}",
+                "{{ .images.CloudNodeManager }}",
+            );
+        },
+        "can't evaluate field CloudNodeManager in type aws.imagesReference",
+    );
+}
+
+#[test]
+fn a_file_that_does_not_decode_into_its_kind_is_refused() {
+    assert_render_refuses(
+        |root| edit(&aws_deployment(root), "kind: Deployment", "kind: DaemonSet"),
+        "deployment.yaml: kind: \"DaemonSet\" does not decode into the Deployment CCCMO reads this file as",
+    );
+    assert_render_refuses(
+        |root| {
+            edit(
+                &aws_deployment(root),
+                "apiVersion: apps/v1",
+                "apiVersion: batch/v1",
+            );
+        },
+        "deployment.yaml: apiVersion: \"batch/v1\" is not of the API group of Deployment",
+    );
+    assert_render_refuses(
+        |root| {
+            let path = aws_deployment(root);
+            let text = std::fs::read_to_string(&path).expect("read");
+            std::fs::write(&path, format!("{text}---\nkind: ConfigMap\n")).expect("write");
+        },
+        "deployment.yaml: holds 2 YAML documents",
+    );
+}
+
+#[test]
+fn an_asset_or_platform_ccm_render_cannot_place_is_refused_naming_the_provider() {
+    let err = assert_render_refuses(
+        |root| {
+            std::fs::write(
+                root.join("pkg/cloud/aws/assets/extra.yaml"),
+                "kind: ConfigMap\n",
+            )
+            .expect("write");
+        },
+        "pkg/cloud/aws/assets/extra.yaml:1: an asset of provider aws that ccm-render does not yet know how CCCMO applies",
+    );
+    assert!(err.contains("it knows deployment.yaml"), "{err}");
+    assert_render_refuses(
+        |root| {
+            let dir = root.join("pkg/cloud/newcloud/assets");
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join("deployment.yaml"), "kind: Deployment\n").expect("write");
+        },
+        "pkg/cloud/newcloud: a platform folder of no built-in provider (ccm-render knows aws, azure, azurestack, gcp, ibm, nutanix, openstack, powervs, vsphere); ccm-render does not yet know how CCCMO applies it",
+    );
+    assert_render_refuses(
+        |root| std::fs::remove_dir_all(root.join("pkg/cloud/nutanix")).expect("rm"),
+        "pkg/cloud/nutanix: missing (provider nutanix)",
+    );
+}
+
+#[test]
+fn a_folder_that_is_no_checkout_or_of_no_known_release_is_refused() {
+    let work = tempfile::tempdir().expect("tmp");
+    let dest = work.path().join("out");
+    std::fs::create_dir_all(&dest).expect("mkdir");
+    let empty = work.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    assert_refused_untouched(
+        &dest,
+        || render("aws", None, &dest, &["--cccmo-dir", s(&empty)]),
+        "empty: not a checkout of cluster-cloud-controller-manager-operator (no folder pkg/cloud)",
+    );
+    // Templates alone: no Go file tells the release.
+    let tree = work.path().join("cccmo");
+    own_tree(&tree, &newest());
+    assert_refused_untouched(
+        &dest,
+        || render("aws", None, &dest, &["--cccmo-dir", s(&tree)]),
+        "its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows",
+    );
+}
+
+#[test]
+fn matrix_refuses_a_checkout_it_cannot_evaluate_and_writes_nothing() {
+    let work = tempfile::tempdir().expect("tmp");
+    let tree = work.path().join("cccmo");
+    broken_tree(&tree, |root| {
+        edit(
+            &aws_deployment(root),
+            "replicas: 2",
+            "replicas: {{ .nope }}",
+        );
+    });
+    let dest = work.path().join("m");
+    std::fs::create_dir_all(&dest).expect("mkdir");
+    let release = newest();
+    assert_refused_untouched(
+        &dest,
+        || {
+            ccm_render(&[
+                "matrix",
+                "--dest-dir",
+                s(&dest),
+                "--release",
+                &release,
+                "--cccmo-dir",
+                s(&tree),
+            ])
+        },
+        "map has no entry for key \"nope\"",
+    );
+}
+
+/// A copy of the repository's assets/ in `work`.
+fn assets_copy(work: &Path) -> PathBuf {
+    let copy = work.join("assets");
+    copy_tree(&common::root().join("assets"), &copy);
+    copy
+}
+
+fn import(tree: &Path, release: &str, assets: &Path) -> Output {
+    ccm_render(&[
+        "provider",
+        "import",
+        "--cccmo-dir",
+        s(tree),
+        "--release",
+        release,
+        "--assets",
+        s(assets),
+    ])
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn importing_each_release_head_of_cccmo_changes_nothing() {
+    let Some(reference) = reference() else {
+        eprintln!("CCM_RENDER_CCCMO_REFERENCE is not set: CCCMO's release heads are not here");
+        return;
+    };
+    let work = tempfile::tempdir().expect("tmp");
+    let assets = assets_copy(work.path());
+    let before = read_tree(&assets);
+    for release in releases() {
+        let out = import(&reference.join(&release), &release, &assets);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{release}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+        assert_eq!(read_tree(&assets), before, "{release}");
+    }
+}
+
+#[test]
+fn importing_a_tree_of_each_releases_templates_changes_no_manifest_and_lists_the_go_files() {
+    let work = tempfile::tempdir().expect("tmp");
+    let assets = assets_copy(work.path());
+    let before = read_tree(&assets);
+    for release in releases() {
+        let tree = work.path().join(format!("cccmo-{release}"));
+        own_tree(&tree, &release);
+        let out = import(&tree, &release, &assets);
+        // The tree holds no Go file: every Go file of the release is listed as removed.
+        assert_eq!(out.status.code(), Some(1), "{release}: {}", stderr(&out));
+        let listed = stdout(&out);
+        assert!(
+            listed.contains("pkg/cloud/aws/aws.go (removed)")
+                && listed.contains(&format!(
+                    "spec.cccmo.goFiles of {}/releases/{release}.yaml",
+                    s(&assets)
+                )),
+            "{listed}"
+        );
+        assert_eq!(read_tree(&assets), before, "{release}");
+    }
+}
+
+#[test]
+fn importing_the_newest_release_writes_the_manifest_a_template_edit_changes() {
+    let work = tempfile::tempdir().expect("tmp");
+    let assets = assets_copy(work.path());
+    let before = read_tree(&assets);
+    let tree = work.path().join("cccmo");
+    own_tree(&tree, &newest());
+    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
+    let out = import(&tree, &newest(), &assets);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let after = read_tree(&assets);
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    let file = "aws/manifests/deployment-aws-cloud-controller-manager.yaml";
+    assert_eq!(changed, [file]);
+    let text = String::from_utf8(after[file].clone()).expect("utf-8");
+    assert!(
+        text.contains("  -v=4\n") && !text.contains("  -v=2\n"),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains(&format!("wrote {}/{file}", s(&assets))),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn importing_an_older_release_lists_what_its_delta_lacks_and_writes_nothing() {
+    let work = tempfile::tempdir().expect("tmp");
+    let assets = assets_copy(work.path());
+    let before = read_tree(&assets);
+    let tree = work.path().join("cccmo");
+    own_tree(&tree, "4.20");
+    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
+    let out = import(&tree, "4.20", &assets);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "{}/releases/4.20.yaml: spec.providers.aws: Deployment/aws-cloud-controller-manager differs in the checkout",
+            s(&assets)
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(read_tree(&assets), before);
+}
+
+#[test]
+fn importing_a_release_head_whose_go_files_changed_lists_them_by_file() {
+    let Some(reference) = reference() else {
+        eprintln!("CCM_RENDER_CCCMO_REFERENCE is not set: CCCMO's release heads are not here");
+        return;
+    };
+    let work = tempfile::tempdir().expect("tmp");
+    let assets = assets_copy(work.path());
+    let before = read_tree(&assets);
+    let tree = work.path().join("cccmo");
+    copy_tree(&reference.join("4.23"), &tree);
+    edit(
+        &tree.join("pkg/cloud/aws/aws.go"),
+        "package aws",
+        "package aws // changed",
+    );
+    std::fs::write(tree.join("pkg/cloud/common/new.go"), "package common\n").expect("write");
+    let out = import(&tree, "4.23", &assets);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let listed = stdout(&out);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(
+        lines[0].contains("pkg/cloud/aws/aws.go: pkg/cloud/aws/aws.go (changed) fnv1a64:"),
+        "{listed}"
+    );
+    assert!(
+        lines[1].contains("pkg/cloud/common/new.go (new)"),
+        "{listed}"
+    );
+    assert_eq!(read_tree(&assets), before);
+}
+
+#[test]
+fn import_refuses_a_template_it_cannot_evaluate_or_a_folder_that_is_no_catalogue() {
+    let work = tempfile::tempdir().expect("tmp");
+    let assets = assets_copy(work.path());
+    let tree = work.path().join("cccmo");
+    broken_tree(&tree, |root| {
+        edit(
+            &aws_deployment(root),
+            "replicas: 2",
+            "replicas: {{ .nope }}",
+        );
+    });
+    assert_refused_untouched(
+        &assets,
+        || import(&tree, &newest(), &assets),
+        "map has no entry for key \"nope\"",
+    );
+    let not_assets = work.path().join("elsewhere");
+    std::fs::create_dir_all(&not_assets).expect("mkdir");
+    own_tree(&tree, &newest());
+    assert_refused_untouched(
+        &not_assets,
+        || import(&tree, &newest(), &not_assets),
+        "elsewhere: not ccm-render's assets folder (no releases folder); run at the root of ccm-render's repository or give --assets PATH",
+    );
+    assert_refused_untouched(
+        &assets,
+        || import(&tree, "4.17", &assets),
+        "--release 4.17: not a release of",
+    );
 }

@@ -45,8 +45,13 @@ pub fn digest(bytes: &[u8]) -> String {
     format!("fnv1a64:{hash:016x}")
 }
 
+/// Go's own rule: a `.go` file (the extension is lower case for the go tool) that is not a
+/// test.
 fn is_go_source(name: &str) -> bool {
-    name.ends_with(".go") && !name.ends_with("_test.go")
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e == "go")
+        && !name.ends_with("_test.go")
 }
 
 fn read_text(path: &Utf8Path) -> Result<String> {
@@ -219,5 +224,25 @@ impl Checkout {
                 (_, None) => Some(format!("{path} (removed)")),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_is_fnv1a_64() {
+        // The FNV-1a test vectors of its authors (offset basis for "", then "a" and "foobar").
+        assert_eq!(digest(b""), "fnv1a64:cbf29ce484222325");
+        assert_eq!(digest(b"a"), "fnv1a64:af63dc4c8601ec8c");
+        assert_eq!(digest(b"foobar"), "fnv1a64:85944171f73967e8");
+    }
+
+    #[test]
+    fn tests_and_test_data_are_not_go_sources() {
+        assert!(is_go_source("aws.go"));
+        assert!(!is_go_source("aws_test.go"));
+        assert!(!is_go_source("OWNERS"));
     }
 }

@@ -203,7 +203,7 @@ fn typed_pod_fields(object: &mut Value) {
 /// The string-typed fields a template can fill with a YAML boolean or number.
 fn stringify_string_fields(object: &mut Value) {
     fn map_values(v: Option<&mut Value>) {
-        if let Some(Value::Object(m)) = v {
+        if let Some(Value::Object(m)) = v.map(|v| &mut *v) {
             for value in m.values_mut() {
                 stringify(value);
             }
@@ -254,24 +254,28 @@ pub fn release_for<'a>(
     checkout: &Checkout,
     flag: Option<&str>,
 ) -> Result<&'a Release> {
-    let release = match flag {
-        Some(version) => releases.find(version, "--release")?,
-        None => {
-            let Some(release) = checkout.release_of_go_files(releases) else {
-                bail!(
-                    "--cccmo-dir {}: its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows ({}); give --release X.Y to render it as one",
-                    checkout.root,
-                    releases.supported()
-                );
-            };
-            eprintln!(
-                "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
-                checkout.root, release.cccmo.branch, release.cccmo.commit
+    let release = if let Some(version) = flag {
+        releases.find(version, "--release")?
+    } else {
+        let Some(release) = checkout.release_of_go_files(releases) else {
+            bail!(
+                "--cccmo-dir {}: its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows ({}); give --release X.Y to render it as one",
+                checkout.root,
+                releases.supported()
             );
-            release
-        }
+        };
+        eprintln!(
+            "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
+            checkout.root, release.cccmo.branch, release.cccmo.commit
+        );
+        release
     };
-    let changed = checkout.go_changes(release);
+    // A tree of templates alone (no Go file at all) changes no Go code.
+    let changed = if checkout.go_files.is_empty() {
+        Vec::new()
+    } else {
+        checkout.go_changes(release)
+    };
     if !changed.is_empty() {
         eprintln!(
             "warning: --cccmo-dir {}: {} Go files differ from CCCMO {} {} ({}); ccm-render applies that release's Go side, not theirs",

@@ -54,6 +54,10 @@ pub struct Template {
     nodes: Vec<Node>,
 }
 
+/// The blocks open while parsing: each one's nodes, and the `if` (field, line) that opened it
+/// (None for the template itself).
+type Stack = Vec<(Vec<Node>, Option<(Field, usize)>)>;
+
 /// One action as written, before it is understood.
 struct Action<'a> {
     body: &'a str,
@@ -66,7 +70,7 @@ impl Template {
     /// Parses `text`; `name` (the file, as messages name it) starts every error, with the line
     /// of the action: `DIR/pkg/cloud/aws/assets/deployment.yaml:46: …`.
     pub fn parse(name: &str, text: &str) -> Result<Self> {
-        let mut stack: Vec<(Vec<Node>, Option<(Field, usize)>)> = vec![(Vec::new(), None)];
+        let mut stack: Stack = vec![(Vec::new(), None)];
         let mut rest = text;
         let mut line = 1;
         let mut trim_next = false;
@@ -81,7 +85,7 @@ impl Template {
             let trim_left = after_open.starts_with('-') && after_open[1..].starts_with(WHITE);
             push_text(&mut stack, before, trim_next, trim_left);
             line += before.matches('\n').count();
-            let inner_start = if trim_left { 1 } else { 0 };
+            let inner_start = usize::from(trim_left);
             let Some(close) = after_open.find("}}") else {
                 bail!("{name}:{line}: unclosed action (no \"}}}}\")");
             };
@@ -117,12 +121,7 @@ impl Template {
     }
 }
 
-fn push_text(
-    stack: &mut [(Vec<Node>, Option<(Field, usize)>)],
-    text: &str,
-    trim_start: bool,
-    trim_end: bool,
-) {
+fn push_text(stack: &mut Stack, text: &str, trim_start: bool, trim_end: bool) {
     let mut text = text;
     if trim_start {
         text = text.trim_start_matches(WHITE);
@@ -137,11 +136,7 @@ fn push_text(
     }
 }
 
-fn apply_action(
-    name: &str,
-    action: &Action<'_>,
-    stack: &mut Vec<(Vec<Node>, Option<(Field, usize)>)>,
-) -> Result<()> {
+fn apply_action(name: &str, action: &Action<'_>, stack: &mut Stack) -> Result<()> {
     let line = action.line;
     let words: Vec<&str> = action.body.split(WHITE).filter(|w| !w.is_empty()).collect();
     match words.as_slice() {

@@ -119,7 +119,8 @@ Examples:
   ccm-render matrix --dest-dir matrix --provider-dir providers --diff
   ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check
   ccm-render matrix --dest-dir m --release 4.21 --release 4.22; diff -r m/4.21 m/4.22
-  ccm-render matrix --dest-dir matrix --release all --diff";
+  ccm-render matrix --dest-dir matrix --release all --diff
+  ccm-render matrix --dest-dir matrix --cccmo-dir ~/src/cluster-cloud-controller-manager-operator --diff";
 
 const PROVIDER_EXAMPLES: &str = "\
 Examples:

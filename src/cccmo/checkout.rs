@@ -205,13 +205,13 @@ impl Checkout {
         releases
             .all()
             .iter()
-            .find(|r| !r.cccmo.go_files.is_empty() && r.cccmo.go_files == self.go_files)
+            .find(|r| !r.go_files.is_empty() && r.go_files == self.go_files)
     }
 
     /// The Go files that differ from `release`'s, each with how (`pkg/cloud/aws/aws.go
     /// (changed)`), in path order.
     pub fn go_changes(&self, release: &Release) -> Vec<String> {
-        let recorded = &release.cccmo.go_files;
+        let recorded = &release.go_files;
         let mut paths: Vec<&String> = recorded.keys().chain(self.go_files.keys()).collect();
         paths.sort();
         paths.dedup();

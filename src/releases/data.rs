@@ -42,6 +42,10 @@ pub struct ReleaseEntry {
     pub upgrade: Vec<String>,
     /// Its behaviour, resolved.
     pub behaviour: Behaviour,
+    /// Every Go file of the commit's `pkg/cloud/` but tests → its digest (`spec.cccmo.goFiles`;
+    /// `crate::cccmo::checkout::digest`): what `--cccmo-dir` tells the release by, and what
+    /// `provider import` compares.
+    pub go_files: BTreeMap<String, String>,
 }
 
 /// How a release's objects differ from the next release's.
@@ -210,9 +214,9 @@ pub struct Cccmo {
     pub commit: String,
     /// Its date.
     pub date: String,
-    /// Every Go file of its `pkg/cloud/` but tests → its digest (`crate::cccmo::checkout`
-    /// `digest`): what `--cccmo-dir` tells the release by, and `provider import` compares.
-    #[serde(default, rename = "goFiles")]
+    /// `goFiles` as the release file states them, moved to [`ReleaseEntry::go_files`] when the
+    /// file is read (so `ccm-render releases --output json` shows the commit as before).
+    #[serde(default, rename = "goFiles", skip_serializing)]
     pub go_files: BTreeMap<String, String>,
 }
 
@@ -271,14 +275,17 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
             );
         }
         behaviour = Some(resolved);
+        let mut cccmo = spec.cccmo;
+        let go_files = std::mem::take(&mut cccmo.go_files);
         list.push((
             ReleaseEntry {
                 name: file.metadata.name,
                 origin,
-                cccmo: spec.cccmo,
+                cccmo,
                 aliases: spec.aliases,
                 upgrade: spec.upgrade,
                 behaviour: checked,
+                go_files,
             },
             Delta {
                 common: spec.common,

@@ -201,17 +201,19 @@ impl Checkout {
     }
 
     /// The newest release whose recorded Go files are exactly the checkout's.
-    pub fn release_of_go_files<'a>(&self, releases: &'a Releases) -> Option<&'a Release> {
-        releases
-            .all()
-            .iter()
-            .find(|r| !r.go_files.is_empty() && r.go_files == self.go_files)
+    pub fn release_of_go_files<'a>(&self, releases: &'a Releases) -> Result<Option<&'a Release>> {
+        for release in releases.all() {
+            let recorded = releases.go_files(release)?;
+            if !recorded.is_empty() && recorded == self.go_files {
+                return Ok(Some(release));
+            }
+        }
+        Ok(None)
     }
 
-    /// The Go files that differ from `release`'s, each with how (`pkg/cloud/aws/aws.go
-    /// (changed)`), in path order.
-    pub fn go_changes(&self, release: &Release) -> Vec<String> {
-        let recorded = &release.go_files;
+    /// The Go files that differ from `recorded` (a release's), each with how
+    /// (`pkg/cloud/aws/aws.go (changed)`), in path order.
+    pub fn go_changes(&self, recorded: &BTreeMap<String, String>) -> Vec<String> {
         let mut paths: Vec<&String> = recorded.keys().chain(self.go_files.keys()).collect();
         paths.sort();
         paths.dedup();

@@ -158,7 +158,7 @@ pub fn import(cccmo_dir: &Utf8Path, release: &str, assets: &Utf8Path) -> Result<
         })?;
     }
     let release_file = format!("{assets}/{}/{}.yaml", compiled::RELEASES, entry.name);
-    for change in checkout.go_changes(entry) {
+    for change in checkout.go_changes(&entry.cccmo.go_files) {
         let path = change.split(' ').next().unwrap_or_default();
         let digest = checkout
             .go_files

@@ -257,7 +257,7 @@ pub fn release_for<'a>(
     let release = if let Some(version) = flag {
         releases.find(version, "--release")?
     } else {
-        let Some(release) = checkout.release_of_go_files(releases) else {
+        let Some(release) = checkout.release_of_go_files(releases)? else {
             bail!(
                 "--cccmo-dir {}: its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows ({}); give --release X.Y to render it as one",
                 checkout.root,
@@ -274,7 +274,7 @@ pub fn release_for<'a>(
     let changed = if checkout.go_files.is_empty() {
         Vec::new()
     } else {
-        checkout.go_changes(release)
+        checkout.go_changes(&releases.go_files(release)?)
     };
     if !changed.is_empty() {
         eprintln!(

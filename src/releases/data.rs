@@ -26,6 +26,8 @@ pub const RELEASE_COMMON: &str = "release-common/";
 pub const RELEASE_PROVIDER: &str = "release-provider/";
 /// The key prefix of its objects: `release-objects/<X.Y>/<name>`.
 pub const RELEASE_OBJECTS: &str = "release-objects/";
+/// The key of a release's CCCMO Go-file digests ([`Cccmo::go_files`]): `release-go-files/<X.Y>`.
+pub const RELEASE_GO_FILES: &str = "release-go-files/";
 
 /// One release, resolved: what `ccm-render releases` shows and what the render reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -42,10 +44,6 @@ pub struct ReleaseEntry {
     pub upgrade: Vec<String>,
     /// Its behaviour, resolved.
     pub behaviour: Behaviour,
-    /// Every Go file of the commit's `pkg/cloud/` but tests → its digest (`spec.cccmo.goFiles`;
-    /// `crate::cccmo::checkout::digest`): what `--cccmo-dir` tells the release by, and what
-    /// `provider import` compares.
-    pub go_files: BTreeMap<String, String>,
 }
 
 /// How a release's objects differ from the next release's.
@@ -214,8 +212,11 @@ pub struct Cccmo {
     pub commit: String,
     /// Its date.
     pub date: String,
-    /// `goFiles` as the release file states them, moved to [`ReleaseEntry::go_files`] when the
-    /// file is read (so `ccm-render releases --output json` shows the commit as before).
+    /// Every Go file of the commit's `pkg/cloud/` but tests → its digest
+    /// (`crate::cccmo::checkout::digest`): what `--cccmo-dir` tells the release by, and what
+    /// `provider import` compares. Compiled under a key of its own ([`RELEASE_GO_FILES`]), not
+    /// with the release: every render decodes every release entry, and only `--cccmo-dir` and
+    /// `provider import` read these (nor does `ccm-render releases --output json` show them).
     #[serde(default, rename = "goFiles", skip_serializing)]
     pub go_files: BTreeMap<String, String>,
 }
@@ -275,17 +276,14 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
             );
         }
         behaviour = Some(resolved);
-        let mut cccmo = spec.cccmo;
-        let go_files = std::mem::take(&mut cccmo.go_files);
         list.push((
             ReleaseEntry {
                 name: file.metadata.name,
                 origin,
-                cccmo,
+                cccmo: spec.cccmo,
                 aliases: spec.aliases,
                 upgrade: spec.upgrade,
                 behaviour: checked,
-                go_files,
             },
             Delta {
                 common: spec.common,

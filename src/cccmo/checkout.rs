@@ -105,11 +105,14 @@ impl Checkout {
             if name == "testdata" {
                 continue;
             }
-            if platforms::SHARED_FOLDERS.contains(&name.as_str()) {
+            let platform = platforms::by_folder(&name);
+            // A folder without assets is Go code shared by platforms (`common`, or one CCCMO
+            // adds): its files count as Go files, which import lists when they are new.
+            if platform.is_none() && !path.join("assets").exists() {
                 checkout.read_go(&format!("pkg/cloud/{name}"), &path, 1)?;
                 continue;
             }
-            let Some(platform) = platforms::by_folder(&name) else {
+            let Some(platform) = platform else {
                 let known: Vec<&str> = platforms::PLATFORMS.iter().map(|p| p.folder).collect();
                 bail!(
                     "{path}: a platform folder of no built-in provider (ccm-render knows {}); ccm-render does not yet know how CCCMO applies it",

@@ -320,9 +320,6 @@ pub const PLATFORMS: &[Platform] = &[
     },
 ];
 
-/// Folders of `pkg/cloud/` that are not platforms: Go code every platform shares.
-pub const SHARED_FOLDERS: &[&str] = &["common"];
-
 /// The platform of a folder.
 pub fn by_folder(folder: &str) -> Option<&'static Platform> {
     PLATFORMS.iter().find(|p| p.folder == folder)

@@ -216,6 +216,25 @@ fn every_release_head_of_cccmo_renders_byte_identical_and_tells_its_release() {
             && err.contains("OpenShift 4.21"),
         "{err}"
     );
+    // matrix too: an older head's cases are laid out as with --release.
+    let dest = dest.path().join("m");
+    let out = ccm_render(&[
+        "matrix",
+        "--dest-dir",
+        s(&dest),
+        "--cccmo-dir",
+        s(&reference.join("4.21")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        dest.join("4.21/aws/ha-noproxy-intermediate-default/manifests")
+            .is_dir()
+    );
+    assert!(
+        stderr(&out).contains("is CCCMO release-4.21 6148c0cc"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `matrix --check` of a built-in matrix against the checkout at `tree` after `edit` of one
@@ -662,17 +681,24 @@ fn importing_a_release_head_whose_go_files_changed_lists_them_by_file() {
         "package aws // changed",
     );
     std::fs::write(tree.join("pkg/cloud/common/new.go"), "package common\n").expect("write");
+    // A folder without assets is Go code, not a platform: its files are new Go files.
+    std::fs::create_dir_all(tree.join("pkg/cloud/util")).expect("mkdir");
+    std::fs::write(tree.join("pkg/cloud/util/util.go"), "package util\n").expect("write");
     let out = import(&tree, "4.23", &assets);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let listed = stdout(&out);
     let lines: Vec<&str> = listed.lines().collect();
-    assert_eq!(lines.len(), 2, "{listed}");
+    assert_eq!(lines.len(), 3, "{listed}");
     assert!(
         lines[0].contains("pkg/cloud/aws/aws.go: pkg/cloud/aws/aws.go (changed) fnv1a64:"),
         "{listed}"
     );
     assert!(
         lines[1].contains("pkg/cloud/common/new.go (new)"),
+        "{listed}"
+    );
+    assert!(
+        lines[2].contains("pkg/cloud/util/util.go (new)"),
         "{listed}"
     );
     assert_eq!(read_tree(&assets), before);

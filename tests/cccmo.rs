@@ -441,7 +441,7 @@ fn a_value_cccmo_does_not_pass_is_refused_as_go_refuses_it() {
 fn a_file_that_does_not_decode_into_its_kind_is_refused() {
     assert_render_refuses(
         |root| edit(&aws_deployment(root), "kind: Deployment", "kind: DaemonSet"),
-        "deployment.yaml: kind: \"DaemonSet\" does not decode into the Deployment CCCMO reads this file as",
+        "deployment.yaml:2: kind: \"DaemonSet\" does not decode into the Deployment CCCMO reads this file as",
     );
     assert_render_refuses(
         |root| {
@@ -451,16 +451,23 @@ fn a_file_that_does_not_decode_into_its_kind_is_refused() {
                 "apiVersion: batch/v1",
             );
         },
-        "deployment.yaml: apiVersion: \"batch/v1\" is not of the API group of Deployment",
+        "deployment.yaml:1: apiVersion: \"batch/v1\" is not of the API group of Deployment",
     );
-    assert_render_refuses(
+    let err = assert_render_refuses(
         |root| {
             let path = aws_deployment(root);
             let text = std::fs::read_to_string(&path).expect("read");
             std::fs::write(&path, format!("{text}---\nkind: ConfigMap\n")).expect("write");
         },
-        "deployment.yaml: holds 2 YAML documents",
+        ": holds 2 YAML documents; CCCMO decodes one object per file",
     );
+    // The line is the second document's separator.
+    let (before, _) = err.split_once(": holds 2").expect("the message");
+    let line: usize = before
+        .rsplit_once("deployment.yaml:")
+        .and_then(|(_, n)| n.parse().ok())
+        .expect("a line number");
+    assert!(line > 50, "{err}");
 }
 
 #[test]

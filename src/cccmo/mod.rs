@@ -90,8 +90,28 @@ pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
                 .iter()
                 .find(|a| a.file == file)
                 .ok_or_else(|| anyhow!("{at}: not an asset ccm-render knows"))?;
-            let text = Template::parse(&at, text)?.execute(&values)?;
-            let object = decode(&text, asset).map_err(|e| anyhow!("{at}: {e}"))?;
+            let source = text;
+            let text = Template::parse(&at, source)?.execute(&values)?;
+            let object = decode(&text, asset).map_err(|e| {
+                // The line of the template the refusal is about: the top-level field it names
+                // (`kind: …`), or the second document's separator.
+                let e = e.to_string();
+                let line = if e.starts_with("holds ") {
+                    source
+                        .lines()
+                        .enumerate()
+                        .filter(|(_, l)| l.starts_with("---"))
+                        .map(|(i, _)| i)
+                        .last()
+                } else {
+                    let field = format!("{}:", e.split(':').next().unwrap_or_default());
+                    source.lines().position(|l| l.starts_with(&field))
+                };
+                match line {
+                    Some(i) => anyhow!("{at}:{}: {e}", i + 1),
+                    None => anyhow!("{at}: {e}"),
+                }
+            })?;
             objects.push((at, object));
         }
         objects.sort_by_key(|(_, o)| catalogue_file_name(o));
@@ -293,6 +313,8 @@ pub fn release_for<'a>(
 /// `release`) by the checkout's, checked by the rules every provider follows.
 pub fn apply(catalogue: &mut Catalogue, manifests: &Manifests) -> Result<()> {
     for provider in catalogue.providers.values_mut() {
+        // Only built-in providers, and of those only the ones decoded: Catalogue::builtin_for
+        // keeps the others' descriptors without objects, for messages.
         if !provider.origin.starts_with("assets/") || provider.manifests.is_empty() {
             continue;
         }
@@ -380,11 +402,6 @@ pub fn checked(provider: &Provider, objects: &[(String, Value)]) -> Result<Provi
         manifests: objects,
         bootstrap: &bootstrap,
     })
-}
-
-/// Reads the checkout at `dir` and evaluates it for `release`.
-pub fn load(dir: &Utf8Path, release: &str) -> Result<Manifests> {
-    evaluate(&Checkout::read(dir)?, release)
 }
 
 /// `render --cccmo-dir`: reads the checkout, and sets `release` (`--release`) to the one the

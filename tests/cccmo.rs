@@ -107,19 +107,47 @@ fn own_tree(root: &Path, release: &str) {
                 "value: mycluster-abcde\n",
                 "value: {{ .infrastructureName }}\n",
             );
+            text = text.replace(
+                "--feature-gates= \\\n",
+                "--feature-gates={{ .featureGates }} \\\n",
+            );
+            text = secret_namespace_action(&text);
             if tls {
-                text = with_tls_block(&text);
+                let before = &catalogue.providers[platform.provider].spec().tls.before;
+                text = with_tls_block(&text, before);
             }
             std::fs::write(dir.join(asset.file), text).expect("write");
         }
     }
 }
 
-/// `text` with CCCMO's TLS block before each script line `--secure-port=0`.
-fn with_tls_block(text: &str) -> String {
+/// `text` with the secret-namespace environment values (vSphere, Nutanix) as CCCMO's
+/// `{{ .globalCredsSecretNamespace }}`.
+fn secret_namespace_action(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous = "";
+    for line in text.split_inclusive('\n') {
+        if previous.trim_end().ends_with("_SECRET_NAMESPACE")
+            && line.trim() == "value: openshift-cloud-controller-manager"
+        {
+            out.push_str(&line.replace(
+                "openshift-cloud-controller-manager",
+                "{{ .globalCredsSecretNamespace }}",
+            ));
+        } else {
+            out.push_str(line);
+        }
+        previous = line;
+    }
+    out
+}
+
+/// `text` with CCCMO's TLS block before each script line starting with `before` (where the
+/// provider's descriptor places the TLS flags).
+fn with_tls_block(text: &str, before: &str) -> String {
     let mut out = String::new();
     for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with("--secure-port=0") {
+        if line.trim_start().starts_with(before) {
             let indent = &line[..line.len() - line.trim_start().len()];
             for (value, flag) in [
                 ("tlsCipherSuites", "--tls-cipher-suites"),
@@ -740,5 +768,44 @@ fn import_refuses_a_template_it_cannot_evaluate_or_a_folder_that_is_no_catalogue
         &assets,
         || import(&tree, "4.17", &assets),
         "--release 4.17: not a release of",
+    );
+}
+
+#[test]
+fn a_value_the_render_sets_used_where_the_render_does_not_put_it_is_refused() {
+    // The TLS block moved above another flag: the render would still put the flags before
+    // --secure-port=0, so the edit cannot be shown as CCCMO would apply it.
+    let err = assert_render_refuses(
+        |root| {
+            let path = aws_deployment(root);
+            let text = std::fs::read_to_string(&path).expect("read");
+            let start = text
+                .find("          {{- if .tlsCipherSuites }}")
+                .expect("block");
+            let end = text.find("          --secure-port=0").expect("anchor");
+            let block = text[start..end].to_string();
+            let moved = text.replacen(&block, "", 1).replacen(
+                "          --cloud-provider=aws \\\n",
+                &format!("{block}          --cloud-provider=aws \\\n"),
+                1,
+            );
+            std::fs::write(&path, moved).expect("write");
+        },
+        "uses tlsCipherSuites, tlsMinVersion otherwise than the render step places them (provider aws: provider.yaml spec.tls, spec.upstreamFeatureGates, spec.env); ccm-render does not yet know how CCCMO applies it",
+    );
+    assert!(
+        err.contains("pkg/cloud/aws/assets/deployment.yaml:"),
+        "{err}"
+    );
+    // The infrastructure name in a label, where the render never sets it.
+    assert_render_refuses(
+        |root| {
+            edit(
+                &root.join("pkg/cloud/gcp/assets/cloud-controller-manager.yaml"),
+                "    k8s-app: gcp-cloud-controller-manager\n",
+                "    k8s-app: gcp-cloud-controller-manager\n    cluster: '{{ .infrastructureName }}'\n",
+            );
+        },
+        "uses tlsCipherSuites, tlsMinVersion, infrastructureName otherwise than the render step places them (provider gcp",
     );
 }

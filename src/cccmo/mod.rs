@@ -15,6 +15,7 @@
 
 pub mod checkout;
 pub mod import;
+pub mod placed;
 pub mod platforms;
 pub mod template;
 
@@ -27,9 +28,24 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use template::{Template, TemplateValue, Values};
 
-/// The provider manifests a checkout gives for one release: provider name → (file the object
-/// came from, object), in the order of the catalogue's files.
-pub type Manifests = BTreeMap<String, Vec<(String, Value)>>;
+/// One asset of a checkout, evaluated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluated {
+    /// The file, as messages name it.
+    pub at: String,
+    /// The object, in the catalogue's form.
+    pub object: Value,
+    /// The object evaluated with a probe for each value the render step sets ([`placed`]).
+    probed: Value,
+    /// Those values' keys.
+    placed: Vec<&'static str>,
+    /// The template's first line that uses one of them (1 if none does).
+    placed_line: usize,
+}
+
+/// The provider manifests a checkout gives for one release: provider name → its assets, in
+/// the order of the catalogue's files.
+pub type Manifests = BTreeMap<String, Vec<Evaluated>>;
 
 /// The file name the catalogue gives an object (`assets/<provider>/manifests/<name>`):
 /// lower-case kind and name, `:` (an RBAC name's separator) as `_`.
@@ -90,34 +106,53 @@ pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
                 .iter()
                 .find(|a| a.file == file)
                 .ok_or_else(|| anyhow!("{at}: not an asset ccm-render knows"))?;
-            let source = text;
-            let text = Template::parse(&at, source)?.execute(&values)?;
-            let object = decode(&text, asset).map_err(|e| {
-                // The line of the template the refusal is about: the top-level field it names
-                // (`kind: …`), or the second document's separator.
-                let e = e.to_string();
-                let line = if e.starts_with("holds ") {
-                    source
-                        .lines()
-                        .enumerate()
-                        .filter(|(_, l)| l.starts_with("---"))
-                        .map(|(i, _)| i)
-                        .last()
-                } else {
-                    let field = format!("{}:", e.split(':').next().unwrap_or_default());
-                    source.lines().position(|l| l.starts_with(&field))
-                };
-                match line {
-                    Some(i) => anyhow!("{at}:{}: {e}", i + 1),
-                    None => anyhow!("{at}: {e}"),
-                }
-            })?;
-            objects.push((at, object));
+            let template = Template::parse(&at, text)?;
+            let object = decode_at(&at, text, &template.execute(&values)?, asset)?;
+            let placed = placed::keys(platform, version);
+            let mut probe_values = values.clone();
+            for key in &placed {
+                probe_values.insert((*key).to_string(), TemplateValue::Str(placed::probe(key)));
+            }
+            let probed = decode_at(&at, text, &template.execute(&probe_values)?, asset)?;
+            let placed_line = text
+                .lines()
+                .position(|l| placed.iter().any(|k| l.contains(&format!(".{k} "))))
+                .map_or(1, |i| i + 1);
+            objects.push(Evaluated {
+                at,
+                object,
+                probed,
+                placed,
+                placed_line,
+            });
         }
-        objects.sort_by_key(|(_, o)| catalogue_file_name(o));
+        objects.sort_by_key(|e| catalogue_file_name(&e.object));
         out.insert(platform.provider.to_string(), objects);
     }
     Ok(out)
+}
+
+/// [`decode`], its refusal naming the template's line it is about: the top-level field it
+/// names (`kind: …`), or the extra document's separator.
+fn decode_at(at: &str, source: &str, text: &str, asset: &platforms::Asset) -> Result<Value> {
+    decode(text, asset).map_err(|e| {
+        let e = e.to_string();
+        let line = if e.starts_with("holds ") {
+            source
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| l.starts_with("---"))
+                .map(|(i, _)| i)
+                .last()
+        } else {
+            let field = format!("{}:", e.split(':').next().unwrap_or_default());
+            source.lines().position(|l| l.starts_with(&field))
+        };
+        match line {
+            Some(i) => anyhow!("{at}:{}: {e}", i + 1),
+            None => anyhow!("{at}: {e}"),
+        }
+    })
 }
 
 /// `sigs.k8s.io/yaml.UnmarshalStrict` into the asset's type, as far as ccm-render knows the
@@ -313,14 +348,33 @@ pub fn release_for<'a>(
 /// `release`) by the checkout's, checked by the rules every provider follows.
 pub fn apply(catalogue: &mut Catalogue, manifests: &Manifests) -> Result<()> {
     for provider in catalogue.providers.values_mut() {
-        // Only built-in providers, and of those only the ones decoded: Catalogue::builtin_for
-        // keeps the others' descriptors without objects, for messages.
-        if !provider.origin.starts_with("assets/") || provider.manifests.is_empty() {
+        if !provider.origin.starts_with("assets/") {
             continue;
         }
-        if let Some(objects) = manifests.get(provider.name()) {
+        let Some(objects) = manifests.get(provider.name()) else {
+            continue;
+        };
+        // A provider not decoded (Catalogue::builtin_for keeps some descriptors only) does
+        // not render; apply_checkout held its templates to the placement check.
+        if !provider.manifests.is_empty() {
             *provider = checked(provider, objects)?;
         }
+    }
+    Ok(())
+}
+
+/// Every template of `objects` uses the values the render sets where the render puts them
+/// ([`placed`]).
+fn check_placements(provider: &Provider, objects: &[Evaluated]) -> Result<()> {
+    for e in objects {
+        placed::check(
+            &e.at,
+            e.placed_line,
+            &e.object,
+            &e.probed,
+            provider,
+            &e.placed,
+        )?;
     }
     Ok(())
 }
@@ -376,14 +430,16 @@ pub fn aligned(object: &Value, reference: Option<&Value>) -> Value {
 }
 
 /// `provider` with the manifests `objects` (each aligned to the provider's object of the same
-/// kind and name, see [`aligned`]), through the checks of every provider.
-pub fn checked(provider: &Provider, objects: &[(String, Value)]) -> Result<Provider> {
+/// kind and name, see [`aligned`]), through the checks of every provider and the check that
+/// each template uses the values the render sets where the render puts them ([`placed`]).
+pub fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
     let id = crate::releases::delta::object_id;
+    check_placements(provider, objects)?;
     let objects: Vec<(String, Value)> = objects
         .iter()
-        .map(|(at, o)| {
-            let reference = provider.manifests.iter().find(|m| id(m) == id(o));
-            (at.clone(), aligned(o, reference))
+        .map(|e| {
+            let reference = provider.manifests.iter().find(|m| id(m) == id(&e.object));
+            (e.at.clone(), aligned(&e.object, reference))
         })
         .collect();
     let objects = objects.as_slice();
@@ -426,9 +482,17 @@ pub fn apply_checkout(
     checkout: &Checkout,
     release: &Release,
 ) -> Result<()> {
-    apply(catalogue, &evaluate(checkout, &release.name)?)
+    let manifests = evaluate(checkout, &release.name)?;
+    // Every platform's templates are held to the placement check, not only those of the
+    // providers `catalogue` decoded (a render decodes its platform's only).
+    let every = Releases::builtin()?.catalogue(release, Catalogue::builtin()?)?;
+    for (name, objects) in &manifests {
+        if let Some(provider) = every.providers.get(name) {
+            check_placements(provider, objects)?;
+        }
+    }
+    apply(catalogue, &manifests)
 }
-
 /// `matrix --cccmo-dir` without `--release`: the checkout's release ([`release_for`]); the
 /// newest lays the cases out as a matrix without `--release` does, an older one as
 /// `--release X.Y` does.

@@ -24,6 +24,10 @@ pub struct Value {
     pub source: Source,
     /// The first release whose `getTemplateValues` passes it (`(4, 18)`: all of them).
     pub since: (u32, u32),
+    /// Whether the render step sets what it becomes (the TLS flags, the feature gates, the
+    /// environment values of descriptor `spec.env`): a template must use it where the render
+    /// puts it, which `super::placed` checks.
+    pub placed: bool,
 }
 
 /// One asset file and the type CCCMO decodes it into.
@@ -80,7 +84,22 @@ const fn asset(file: &'static str, (api_version, kind): (&'static str, &'static 
 }
 
 const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
-    Value { key, source, since }
+    Value {
+        key,
+        source,
+        since,
+        placed: false,
+    }
+}
+
+/// A value the render step sets (see [`Value::placed`]).
+const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+    Value {
+        key,
+        source,
+        since,
+        placed: true,
+    }
 }
 
 /// The catalogue's manifests hold CCCMO's output for these values; the render step then sets
@@ -91,24 +110,24 @@ const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 const FORM: &[Value] = &[
     value("cloudproviderName", Source::PlatformType, (4, 18)),
     // getTemplateValues passes the TLS settings since release-4.22 (b99c3d88).
-    value("tlsCipherSuites", Source::Literal(""), (4, 22)),
-    value("tlsMinVersion", Source::Literal(""), (4, 22)),
+    placed("tlsCipherSuites", Source::Literal(""), (4, 22)),
+    placed("tlsMinVersion", Source::Literal(""), (4, 22)),
 ];
 /// The infrastructure name the catalogue's manifests hold (OCP_INFRASTRUCTURE_NAME, which the
 /// render step sets from the Infrastructure).
-const INFRASTRUCTURE_NAME: Value = value(
+const INFRASTRUCTURE_NAME: Value = placed(
     "infrastructureName",
     Source::Literal("mycluster-abcde"),
     (4, 18),
 );
 /// `operatorConfig.ManagedNamespace`, CCCMO's default (the render step sets it from
 /// `--namespace`).
-const CREDS_NAMESPACE: Value = value(
+const CREDS_NAMESPACE: Value = placed(
     "globalCredsSecretNamespace",
     Source::Literal("openshift-cloud-controller-manager"),
     (4, 18),
 );
-const FEATURE_GATES: Value = value("featureGates", Source::Literal(""), (4, 18));
+const FEATURE_GATES: Value = placed("featureGates", Source::Literal(""), (4, 18));
 
 macro_rules! values {
     ($($extra:expr),*) => {

@@ -320,10 +320,13 @@ impl Catalogues {
     }
 
     /// Every catalogue with the built-in providers' manifests from `checkout`, each evaluated
-    /// for its release.
-    pub fn with_cccmo(mut self, checkout: crate::cccmo::Checkout) -> Result<Self> {
+    /// for its release; the newest release's only when the matrix renders it (a checkout of an
+    /// older release head need not evaluate as a newer one).
+    pub fn with_cccmo(mut self, checkout: crate::cccmo::Checkout, newest: bool) -> Result<Self> {
         let releases = Releases::builtin()?;
-        crate::cccmo::apply_checkout(&mut self.newest, &checkout, releases.newest())?;
+        if newest {
+            crate::cccmo::apply_checkout(&mut self.newest, &checkout, releases.newest())?;
+        }
         for (name, catalogue) in &mut self.older {
             crate::cccmo::apply_checkout(catalogue, &checkout, releases.find(name, "--release")?)?;
         }
@@ -443,7 +446,11 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     )?;
     let mut catalogues = Catalogues::new(catalogue, releases.as_deref().unwrap_or_default())?;
     if let Some(checkout) = checkout {
-        catalogues = catalogues.with_cccmo(checkout)?;
+        let newest = Releases::builtin()?.newest();
+        let renders_newest = releases
+            .as_deref()
+            .is_none_or(|list| list.iter().any(|r| r.name == newest.name));
+        catalogues = catalogues.with_cccmo(checkout, renders_newest)?;
     }
     let trees = on_every_core(&cases, |case| {
         render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))

@@ -41,6 +41,8 @@ pub struct Evaluated {
     placed: Vec<&'static str>,
     /// The template's first line that uses one of them (1 if none does).
     placed_line: usize,
+    /// The object evaluated with the gated values empty (their gates off), if any is passed.
+    off: Option<(Value, Vec<&'static str>, usize)>,
 }
 
 /// The provider manifests a checkout gives for one release: provider name → its assets, in
@@ -114,16 +116,31 @@ pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
                 probe_values.insert((*key).to_string(), TemplateValue::Str(placed::probe(key)));
             }
             let probed = decode_at(&at, text, &template.execute(&probe_values)?, asset)?;
-            let placed_line = text
-                .lines()
-                .position(|l| placed.iter().any(|k| l.contains(&format!(".{k} "))))
-                .map_or(1, |i| i + 1);
+            let first_use = |keys: &[&str]| {
+                text.lines()
+                    .position(|l| keys.iter().any(|k| l.contains(&format!(".{k} "))))
+                    .map_or(1, |i| i + 1)
+            };
+            let placed_line = first_use(&placed);
+            let gated = placed::gated_keys(platform, version);
+            let off = if gated.is_empty() {
+                None
+            } else {
+                let mut off_values = values.clone();
+                for key in &gated {
+                    off_values.insert((*key).to_string(), TemplateValue::Str(String::new()));
+                }
+                let off = decode_at(&at, text, &template.execute(&off_values)?, asset)?;
+                let line = first_use(&gated);
+                Some((off, gated, line))
+            };
             objects.push(Evaluated {
                 at,
                 object,
                 probed,
                 placed,
                 placed_line,
+                off,
             });
         }
         objects.sort_by_key(|e| catalogue_file_name(&e.object));
@@ -216,7 +233,8 @@ const VOLUME_SOURCES: &[&str] = &[
 /// (azure's `emptydir:` is `emptyDir`); a volume whose source is null has none, and the API
 /// server defaults a volume without a source to `emptyDir: {}` (k8s.io/kubernetes
 /// pkg/apis/core/v1/defaults.go SetDefaults_Volume); a container's `resources` is a struct, not
-/// a pointer, so a container without it is written `resources: {}`.
+/// a pointer, so a container without it is written `resources: {}`; an environment variable's
+/// empty value is omitted.
 fn typed_pod_fields(object: &mut Value) {
     let Some(Value::Object(pod)) = object.pointer_mut("/spec/template/spec") else {
         return;
@@ -250,6 +268,17 @@ fn typed_pod_fields(object: &mut Value) {
                 container
                     .entry("resources")
                     .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                // EnvVar.Value is `json:"value,omitempty"`: an empty or null value is none.
+                if let Some(Value::Array(env)) = container.get_mut("env") {
+                    for var in env.iter_mut().filter_map(Value::as_object_mut) {
+                        if var
+                            .get("value")
+                            .is_some_and(|v| v.is_null() || v.as_str() == Some(""))
+                        {
+                            var.remove("value");
+                        }
+                    }
+                }
             }
         }
     }
@@ -375,6 +404,9 @@ fn check_placements(provider: &Provider, objects: &[Evaluated]) -> Result<()> {
             provider,
             &e.placed,
         )?;
+        if let Some((off, keys, line)) = &e.off {
+            placed::check_gated(&e.at, *line, &e.object, off, provider, keys)?;
+        }
     }
     Ok(())
 }

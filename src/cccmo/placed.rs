@@ -19,6 +19,70 @@ pub fn probe(key: &str) -> String {
     format!("CCM-RENDER-PROBE-{key}")
 }
 
+/// The keys of `platform`'s gated values passed in `release`.
+pub fn gated_keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
+    platform
+        .values
+        .iter()
+        .filter(|v| v.gated && v.since <= release)
+        .map(|v| v.key)
+        .collect()
+}
+
+/// `object` (the catalogue form, gates on) as the render step renders it with every gate of
+/// the descriptor's `spec.featureGated` off: their flags removed from every script, their
+/// environment variables without a value.
+pub fn gates_off(object: &Value, provider: &Provider) -> Value {
+    let gated = &provider.spec().feature_gated;
+    let mut object = object.clone();
+    let Some(Value::Object(pod)) = object.pointer_mut("/spec/template/spec") else {
+        return object;
+    };
+    for list in ["initContainers", "containers"] {
+        let Some(Value::Array(containers)) = pod.get_mut(list) else {
+            continue;
+        };
+        for container in containers {
+            if let Some(Value::Array(env)) = container.get_mut("env") {
+                for var in env.iter_mut().filter_map(Value::as_object_mut) {
+                    let name = var.get("name").and_then(Value::as_str).unwrap_or_default();
+                    if gated.iter().any(|g| g.env.iter().any(|e| e == name)) {
+                        var.remove("value");
+                    }
+                }
+            }
+            if let Some(Value::String(text)) = container.pointer_mut("/command/2") {
+                let mut script = Script::parse(text);
+                for flag in gated.iter().flat_map(|g| &g.flags) {
+                    script.remove(flag);
+                }
+                *text = script.to_string();
+            }
+        }
+    }
+    object
+}
+
+/// Refuses `off` (the template evaluated with the gated values empty, as CCCMO passes them
+/// with the gate off) unless it is what the render step makes of `object` with the gates off.
+pub fn check_gated(
+    at: &str,
+    line: usize,
+    object: &Value,
+    off: &Value,
+    provider: &Provider,
+    keys: &[&str],
+) -> Result<()> {
+    if &gates_off(object, provider) != off {
+        bail!(
+            "{at}:{line}: with {} empty (its feature gate off) renders otherwise than the render step removes it (provider {}: provider.yaml spec.featureGated); ccm-render does not yet know how CCCMO applies it",
+            keys.join(", "),
+            provider.name()
+        );
+    }
+    Ok(())
+}
+
 /// The keys of `platform`'s placed values passed in `release`.
 pub fn keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
     platform

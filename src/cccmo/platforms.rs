@@ -28,6 +28,9 @@ pub struct Value {
     /// environment values of descriptor `spec.env`): a template must use it where the render
     /// puts it, which `super::placed` checks.
     pub placed: bool,
+    /// Whether CCCMO passes it empty when an OpenShift feature gate is off, which the render
+    /// does with the descriptor's `spec.featureGated` (also checked by `super::placed`).
+    pub gated: bool,
 }
 
 /// One asset file and the type CCCMO decodes it into.
@@ -89,6 +92,7 @@ const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
         source,
         since,
         placed: false,
+        gated: false,
     }
 }
 
@@ -99,6 +103,18 @@ const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
         source,
         since,
         placed: true,
+        gated: false,
+    }
+}
+
+/// A value CCCMO passes empty when a feature gate is off (see [`Value::gated`]).
+const fn gated(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+    Value {
+        key,
+        source,
+        since,
+        placed: false,
+        gated: true,
     }
 }
 
@@ -328,9 +344,9 @@ pub const PLATFORMS: &[Platform] = &[
                 (4, 18)
             ),
             FEATURE_GATES,
-            // Passed since release-4.21 (6148c0cc); the catalogue holds it with
-            // VSphereMixedNodeEnv on.
-            value(
+            // Passed since release-4.21 (6148c0cc), empty when VSphereMixedNodeEnv is off;
+            // the catalogue holds it with the gate on.
+            gated(
                 "additionalLabels",
                 Source::Literal("node.openshift.io/platform-type=vsphere"),
                 (4, 21)

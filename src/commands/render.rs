@@ -68,9 +68,15 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(path) = &args.ignition {
         crate::output::ignition::file::check_target(path, "--ignition")?;
     }
-    let files = input_files(args);
+    let mut files = input_files(args);
+    // --cccmo-dir: the checkout is read and its release told before the inputs load.
+    let checkout =
+        crate::catalogue::cccmo::for_render(args.cccmo_dir.as_deref(), &mut files.release)?;
     let cfg = ClusterConfig::load(&files)?;
-    let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    let mut catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    if let Some(checkout) = &checkout {
+        crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;
+    }
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let ignition = ignition_target(args, &tree, &cfg.release.name)?;

@@ -21,7 +21,7 @@
 //! `.ccm-render*` files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs`
 //! (crashes and full disks on demand at every step).
 //!
-//! What `render` does with them (`src/commands.rs`):
+//! What `render` does with them (`src/commands/render.rs`):
 //!
 //! ```text
 //! plan(tree, DIR)            read-only, under a shared lock if DIR/.ccm-render.lock exists

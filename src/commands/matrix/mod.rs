@@ -293,6 +293,8 @@ pub fn cases(
 pub struct Catalogues {
     newest: Catalogue,
     older: BTreeMap<String, Catalogue>,
+    /// `--cccmo-dir`: the checkout every release's built-in manifests come from.
+    cccmo: Option<crate::catalogue::cccmo::Checkout>,
 }
 
 impl Catalogues {
@@ -309,7 +311,38 @@ impl Catalogues {
                 );
             }
         }
-        Ok(Self { newest, older })
+        Ok(Self {
+            newest,
+            older,
+            cccmo: None,
+        })
+    }
+
+    /// Every catalogue with the built-in providers' manifests from `checkout`, each evaluated
+    /// for its release; the newest release's only when the matrix renders it (a checkout of an
+    /// older release head need not evaluate as a newer one).
+    pub fn with_cccmo(
+        mut self,
+        checkout: crate::catalogue::cccmo::Checkout,
+        newest: bool,
+    ) -> Result<Self> {
+        let releases = Releases::builtin()?;
+        if newest {
+            crate::catalogue::cccmo::apply_checkout(
+                &mut self.newest,
+                &checkout,
+                releases.newest(),
+            )?;
+        }
+        for (name, catalogue) in &mut self.older {
+            crate::catalogue::cccmo::apply_checkout(
+                catalogue,
+                &checkout,
+                releases.find(name, "--release")?,
+            )?;
+        }
+        self.cccmo = Some(checkout);
+        Ok(self)
     }
 
     /// The newest release's catalogue.
@@ -330,7 +363,11 @@ pub fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
     } else if let Some(catalogue) = catalogues.older.get(&cfg.release.name) {
         catalogue
     } else {
-        as_of_release = releases.catalogue(cfg.release, catalogues.newest.clone())?;
+        let mut catalogue = releases.catalogue(cfg.release, catalogues.newest.clone())?;
+        if let Some(checkout) = &catalogues.cccmo {
+            crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;
+        }
+        as_of_release = catalogue;
         &as_of_release
     };
     match catalogue.select_for(&cfg.infrastructure) {
@@ -393,7 +430,17 @@ fn on_every_core<T: Sync, R: Send>(
 
 /// `ccm-render matrix`.
 pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
-    let releases = chosen_releases(&args.release)?;
+    let checkout = args
+        .cccmo_dir
+        .as_deref()
+        .map(crate::catalogue::cccmo::Checkout::read)
+        .transpose()?;
+    let releases = match &checkout {
+        Some(checkout) if args.release.is_empty() => {
+            crate::catalogue::cccmo::matrix_releases(checkout)?
+        }
+        _ => chosen_releases(&args.release)?,
+    };
     crate::output::check_dest(&args.dest_dir)?;
     let catalogue = super::pipeline::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs
@@ -410,7 +457,14 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         args.inputs.as_deref(),
         scratch_path,
     )?;
-    let catalogues = Catalogues::new(catalogue, releases.as_deref().unwrap_or_default())?;
+    let mut catalogues = Catalogues::new(catalogue, releases.as_deref().unwrap_or_default())?;
+    if let Some(checkout) = checkout {
+        let newest = Releases::builtin()?.newest();
+        let renders_newest = releases
+            .as_deref()
+            .is_none_or(|list| list.iter().any(|r| r.name == newest.name));
+        catalogues = catalogues.with_cccmo(checkout, renders_newest)?;
+    }
     let trees = on_every_core(&cases, |case| {
         render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))
     })?;

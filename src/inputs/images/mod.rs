@@ -4,7 +4,7 @@
 //! `oc adm release extract` gives; see [`image_stream`]). Which one a file holds is detected
 //! from its content.
 
-mod image_stream;
+pub mod image_stream;
 
 use super::{kind_of, parse_documents, pick_object, read_text};
 use anyhow::{Result, anyhow, bail};

@@ -60,10 +60,10 @@ mod redact;
 mod report;
 pub(crate) mod summary;
 mod tree;
+mod update;
 
-pub use apply::{Dest, apply, write};
+pub use apply::Dest;
 pub use durable::replace_single_file;
-pub use fresh::create as write_new;
 pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
 pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
 pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
@@ -73,6 +73,7 @@ pub use tree::{
     FOLDERS, File, ObjectRef, PRIVATE_MODE, PRUNABLE, PUBLIC_MODE, SECRETS, SECRETS_DIR_MODE, Tree,
     tree,
 };
+pub use update::{Update, Written, apply, write};
 
 use anyhow::Result;
 use camino::Utf8Path;

@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--ca-bundle', '--ca-bundle', [CompletionResultType]::ParameterName, 'Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host''s system bundle)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the post-install objects')
             [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders that add to or override the built-in providers')
+            [CompletionResult]::new('--cccmo-dir', '--cccmo-dir', [CompletionResultType]::ParameterName, 'A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/): the built-in providers'' manifests are its pkg/cloud/<platform>/assets/*.yaml, evaluated as CCCMO evaluates them, instead of ccm-render''s own copy. Without --release, the release is the one whose Go files (pkg/cloud/**/*.go) the checkout holds')
             [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23, or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else the newest. `ccm-render releases` lists them')
             [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): bootstrap/, config/, manifests/. Updated as one transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given')
             [CompletionResult]::new('--ignition', '--ignition', [CompletionResultType]::ParameterName, 'Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose storage.files put every file where it lands on the bootstrap node (see `placements`)')
@@ -102,6 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Write a new provider folder DIR/NAME for platform External that checks and renders as is')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a provider folder, or a folder of provider folders, with the checks render applies')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -120,9 +122,20 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ccm-render;provider;import' {
+            [CompletionResult]::new('--cccmo-dir', '--cccmo-dir', [CompletionResultType]::ParameterName, 'A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/)')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The release the checkout is (X.Y), one of the catalogue''s')
+            [CompletionResult]::new('--assets', '--assets', [CompletionResultType]::ParameterName, 'ccm-render''s assets folder')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;provider;help' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Write a new provider folder DIR/NAME for platform External that checks and renders as is')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a provider folder, or a folder of provider folders, with the checks render applies')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -132,11 +145,15 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;provider;help;check' {
             break
         }
+        'ccm-render;provider;help;import' {
+            break
+        }
         'ccm-render;provider;help;help' {
             break
         }
         'ccm-render;matrix' {
             [CompletionResult]::new('--provider-dir', '--provider-dir', [CompletionResultType]::ParameterName, 'A folder of provider folders that add to or override the built-in providers')
+            [CompletionResult]::new('--cccmo-dir', '--cccmo-dir', [CompletionResultType]::ParameterName, 'A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/): the built-in providers'' manifests are its pkg/cloud/<platform>/assets/*.yaml, evaluated as CCCMO evaluates them, instead of ccm-render''s own copy. Without --release, the release is the one whose Go files (pkg/cloud/**/*.go) the checkout holds')
             [CompletionResult]::new('--inputs', '--inputs', [CompletionResultType]::ParameterName, 'Sample inputs of your own: DIR/PROVIDER/ holds any of infrastructure.yaml, infrastructure-sno.yaml, cloud-provider-config.yaml, images.json, network.yaml, proxy.yaml, apiserver-modern.yaml and featuregate-techpreview.yaml; the others are the samples built into ccm-render')
             [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The OpenShift release to render every case for, as `render --release` reads it (4.18 to 4.23, a full version, 5.0 and 5.1 as 4.23); repeat it for several, or give `all` for every release. Default: the newest, in folders PROVIDER/VARIANT/; with --release the folders are RELEASE/PROVIDER/VARIANT/ (RELEASE being X.Y), so that `diff -r DIR/4.21 DIR/4.22` shows what an upgrade changes. A --provider-dir provider is rendered only for the releases its spec.releases names')
             [CompletionResult]::new('--dest-dir', '--dest-dir', [CompletionResultType]::ParameterName, 'Output root (created if missing): one folder PROVIDER/VARIANT/ per case (RELEASE/PROVIDER/VARIANT/ with --release)')
@@ -187,12 +204,16 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;help;provider' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Write a new provider folder DIR/NAME for platform External that checks and renders as is')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a provider folder, or a folder of provider folders, with the checks render applies')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
             break
         }
         'ccm-render;help;provider;new' {
             break
         }
         'ccm-render;help;provider;check' {
+            break
+        }
+        'ccm-render;help;provider;import' {
             break
         }
         'ccm-render;help;matrix' {

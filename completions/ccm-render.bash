@@ -67,6 +67,9 @@ _ccm__render() {
             ccm__render__subcmd__help__subcmd__provider,check)
                 cmd="ccm__render__subcmd__help__subcmd__provider__subcmd__check"
                 ;;
+            ccm__render__subcmd__help__subcmd__provider,import)
+                cmd="ccm__render__subcmd__help__subcmd__provider__subcmd__import"
+                ;;
             ccm__render__subcmd__help__subcmd__provider,new)
                 cmd="ccm__render__subcmd__help__subcmd__provider__subcmd__new"
                 ;;
@@ -76,6 +79,9 @@ _ccm__render() {
             ccm__render__subcmd__provider,help)
                 cmd="ccm__render__subcmd__provider__subcmd__help"
                 ;;
+            ccm__render__subcmd__provider,import)
+                cmd="ccm__render__subcmd__provider__subcmd__import"
+                ;;
             ccm__render__subcmd__provider,new)
                 cmd="ccm__render__subcmd__provider__subcmd__new"
                 ;;
@@ -84,6 +90,9 @@ _ccm__render() {
                 ;;
             ccm__render__subcmd__provider__subcmd__help,help)
                 cmd="ccm__render__subcmd__provider__subcmd__help__subcmd__help"
+                ;;
+            ccm__render__subcmd__provider__subcmd__help,import)
+                cmd="ccm__render__subcmd__provider__subcmd__help__subcmd__import"
                 ;;
             ccm__render__subcmd__provider__subcmd__help,new)
                 cmd="ccm__render__subcmd__provider__subcmd__help__subcmd__new"
@@ -207,7 +216,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help__subcmd__provider)
-            opts="new check"
+            opts="new check import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,6 +230,20 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help__subcmd__provider__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__help__subcmd__provider__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -277,13 +300,20 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__matrix)
-            opts="-h -V --provider-dir --inputs --release --dest-dir --check --diff --color --help --version"
+            opts="-h -V --provider-dir --cccmo-dir --inputs --release --dest-dir --check --diff --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --provider-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --cccmo-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
@@ -370,7 +400,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__provider)
-            opts="-h -V --help --version new check help"
+            opts="-h -V --help --version new check import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -398,7 +428,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__provider__subcmd__help)
-            opts="new check help"
+            opts="new check import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -439,6 +469,20 @@ _ccm__render() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ccm__subcmd__render__subcmd__provider__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ccm__subcmd__render__subcmd__provider__subcmd__help__subcmd__new)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -446,6 +490,38 @@ _ccm__render() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__provider__subcmd__import)
+            opts="-h -V --cccmo-dir --release --assets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cccmo-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --release)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --assets)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -493,7 +569,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --cccmo-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,6 +844,13 @@ _ccm__render() {
                     return 0
                     ;;
                 --provider-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --cccmo-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs

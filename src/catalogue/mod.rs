@@ -4,6 +4,7 @@
 //! ([`providers`]), and the releases ([`releases`]).
 
 mod builtin;
+pub mod cccmo;
 mod providers;
 mod releases;
 

@@ -52,6 +52,16 @@ impl Releases {
         Ok(Self { list, table })
     }
 
+    /// The CCCMO Go files of `release`'s commit and their digests (`spec.cccmo.goFiles`),
+    /// decoded only when asked for.
+    pub fn go_files(
+        &self,
+        release: &Release,
+    ) -> Result<std::collections::BTreeMap<String, String>> {
+        self.table
+            .get(&format!("{}{}", data::RELEASE_GO_FILES, release.name))
+    }
+
     /// Every release, newest first.
     pub fn all(&self) -> &[Release] {
         &self.list

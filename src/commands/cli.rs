@@ -1,4 +1,4 @@
-//! The command line (clap types only). See `spec/cli-contract.md`: flag names and aliases are a
+//! The command line (clap types only). See docs/cli.md: flag names and aliases are a
 //! contract with bootkube.sh and installer scripts.
 
 use camino::Utf8PathBuf;
@@ -98,6 +98,19 @@ pub enum ProviderCommand {
         #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
         dir: Utf8PathBuf,
     },
+    /// Bring the catalogue under assets/ to a CCCMO checkout's templates for a release; list by
+    /// file what cannot be imported (a change of CCCMO's Go code), with exit status 1 then.
+    Import {
+        /// A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/).
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+        cccmo_dir: Utf8PathBuf,
+        /// The release the checkout is (X.Y), one of the catalogue's.
+        #[arg(long, value_name = "VERSION")]
+        release: String,
+        /// ccm-render's assets folder.
+        #[arg(long, value_name = "PATH", value_hint = ValueHint::DirPath, default_value = "assets")]
+        assets: Utf8PathBuf,
+    },
 }
 
 const MATRIX_EXAMPLES: &str = "\
@@ -106,7 +119,8 @@ Examples:
   ccm-render matrix --dest-dir matrix --provider-dir providers --diff
   ccm-render matrix --dest-dir matrix --provider-dir providers --inputs samples --check
   ccm-render matrix --dest-dir m --release 4.21 --release 4.22; diff -r m/4.21 m/4.22
-  ccm-render matrix --dest-dir matrix --release all --diff";
+  ccm-render matrix --dest-dir matrix --release all --diff
+  ccm-render matrix --dest-dir matrix --cccmo-dir ~/src/cluster-cloud-controller-manager-operator --diff";
 
 const PROVIDER_EXAMPLES: &str = "\
 Examples:
@@ -330,6 +344,13 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
 
+    /// A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/):
+    /// the built-in providers' manifests are its pkg/cloud/<platform>/assets/*.yaml, evaluated
+    /// as CCCMO evaluates them, instead of ccm-render's own copy. Without --release, the release
+    /// is the one whose Go files (pkg/cloud/**/*.go) the checkout holds.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub cccmo_dir: Option<Utf8PathBuf>,
+
     /// The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23,
     /// or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and
     /// 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else
@@ -389,6 +410,13 @@ pub struct MatrixArgs {
     /// A folder of provider folders that add to or override the built-in providers.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub provider_dir: Option<Utf8PathBuf>,
+
+    /// A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/):
+    /// the built-in providers' manifests are its pkg/cloud/<platform>/assets/*.yaml, evaluated
+    /// as CCCMO evaluates them, instead of ccm-render's own copy. Without --release, the release
+    /// is the one whose Go files (pkg/cloud/**/*.go) the checkout holds.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub cccmo_dir: Option<Utf8PathBuf>,
 
     /// Sample inputs of your own: DIR/PROVIDER/ holds any of infrastructure.yaml,
     /// infrastructure-sno.yaml, cloud-provider-config.yaml, images.json, network.yaml,

@@ -5,7 +5,8 @@
 pub enum ExitStatus {
     /// Success (0).
     Success,
-    /// `--check`/`--diff` found something that would change (1).
+    /// `--check`/`--diff` found something that would change, or `provider import` left
+    /// something to carry by hand (1).
     Drift,
 }
 

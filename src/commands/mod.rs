@@ -2,17 +2,18 @@
 //! one file per subcommand ([`render`](mod@render), [`matrix`], [`platforms`], [`placements`],
 //! [`releases`], [`provider`]); [`pipeline`] holds the steps that every rendering command shares.
 
-pub mod capabilities;
+mod capabilities;
 pub mod cli;
 mod exit;
-pub mod matrix;
+mod matrix;
 mod pipeline;
 mod placements;
 mod platforms;
 mod provider;
+mod provider_import;
 mod releases;
 mod render;
-pub mod scaffold;
+pub(crate) mod scaffold;
 mod term;
 
 pub use exit::ExitStatus;
@@ -33,6 +34,11 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Releases(args) => releases::run(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider::new(&name, &dir),
         Command::Provider(ProviderCommand::Check { dir }) => provider::check(&dir),
+        Command::Provider(ProviderCommand::Import {
+            cccmo_dir,
+            release,
+            assets,
+        }) => provider_import::run(&cccmo_dir, &release, &assets),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             crate::commands::cli::write_completions(shell, &mut script);

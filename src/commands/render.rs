@@ -68,9 +68,15 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(path) = &args.ignition {
         crate::output::ignition::file::check_target(path, "--ignition")?;
     }
-    let files = input_files(args);
+    let mut files = input_files(args);
+    // --cccmo-dir: the checkout is read and its release told before the inputs load.
+    let checkout =
+        crate::catalogue::cccmo::for_render(args.cccmo_dir.as_deref(), &mut files.release)?;
     let cfg = ClusterConfig::load(&files)?;
-    let catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    let mut catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    if let Some(checkout) = &checkout {
+        crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;
+    }
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let ignition = ignition_target(args, &tree, &cfg.release.name)?;
@@ -97,15 +103,17 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
         );
     }
     // A render that changes nothing writes nothing, not even a lock file. A --dest-dir that
-    // does not exist is written whole further down. Otherwise it is locked and repaired
-    // (src/output/mod.rs), and planned again under the lock: that plan is what --output json
-    // reports.
-    let (plan, dest) = match &args.dest_dir {
-        Some(dest_dir) if plan.has_changes() && !plan.new_dest => {
-            let dest = open_dest(dest_dir)?;
-            (dest.plan(&tree, args.prune)?, Some(dest))
+    // does not exist is written whole. Otherwise it is locked and repaired (src/output/mod.rs),
+    // and planned again under the lock: that plan is what --output json reports.
+    let update = match &args.dest_dir {
+        Some(dest_dir) => {
+            let update = crate::output::Update::prepare(&tree, dest_dir, args.prune, plan)?;
+            if let Some(repaired) = update.repaired() {
+                note_repair(dest_dir, repaired);
+            }
+            Some(update)
         }
-        _ => (plan, None),
+        None => None,
     };
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
@@ -120,13 +128,17 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
         Some(target) => Some(target.write()?),
         None => None,
     };
-    let applied = write_tree(args, &tree, plan, dest);
+    let applied = update.map(crate::output::Update::write).transpose();
     if applied.is_err()
         && let (Some(target), Some(written)) = (&ignition, ignition_written)
     {
         target.restore(written);
     }
-    let (plan, report) = applied?;
+    let written = applied?;
+    let (plan, report) = match written {
+        Some(written) => (written.plan, Some(written.report)),
+        None => (crate::output::Plan::default(), None),
+    };
     if args.output == OutputFormat::Json {
         let mut summary = crate::output::summary::render(
             &plan,
@@ -148,43 +160,6 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     );
     left_for_exit((cfg, rendered, tree, plan, report));
     Ok(ExitStatus::Success)
-}
-
-/// Opens --dest-dir for an update (creates, locks, repairs it) and says what it repaired.
-pub fn open_dest(dir: &camino::Utf8Path) -> Result<crate::output::Dest> {
-    let dest = crate::output::Dest::open(dir)?;
-    note_repair(dest.path(), dest.repaired());
-    Ok(dest)
-}
-
-/// Writes `tree` into --dest-dir as `plan` says: under the lock of `dest` when it is open; as
-/// a new directory, whole, when there was none (src/output/fresh.rs); or, when another run made
-/// it meanwhile, as an update under its lock planned again. Returns the plan carried out.
-pub fn write_tree(
-    args: &RenderArgs,
-    tree: &crate::output::Tree,
-    plan: crate::output::Plan,
-    dest: Option<crate::output::Dest>,
-) -> Result<(crate::output::Plan, Option<crate::output::WriteReport>)> {
-    let Some(dest_dir) = &args.dest_dir else {
-        return Ok((plan, None));
-    };
-    let (plan, dest) = match dest {
-        Some(dest) => (plan, dest),
-        None if !plan.has_changes() => {
-            let report = crate::output::WriteReport::of(&plan);
-            return Ok((plan, Some(report)));
-        }
-        None => {
-            if let Some(report) = crate::output::write_new(tree, dest_dir, &plan)? {
-                return Ok((plan, Some(report)));
-            }
-            let dest = open_dest(dest_dir)?;
-            (dest.plan(tree, args.prune)?, dest)
-        }
-    };
-    let report = dest.apply(&plan)?;
-    Ok((plan, Some(report)))
 }
 
 /// Leaves `value` to the operating system, which takes the whole heap back when the process

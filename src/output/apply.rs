@@ -264,26 +264,3 @@ fn emptied_folders(
     out.reverse();
     Ok(out)
 }
-
-/// Writes a tree under `dest` (opened with [`Dest::open`]); files it does not produce stay.
-pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
-    apply(tree, dest, false)
-}
-
-/// Writes a tree under `dest` and, with `prune`, removes the files under
-/// [`super::PRUNABLE`] that it does not produce (and the folders that empties, except the
-/// tree's own), as one update. As `render` does: a tree that changes nothing writes nothing
-/// (not even the lock file), and a directory that does not exist yet is written whole
-/// (`fresh.rs`).
-pub fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
-    let planned = plan::plan(tree, dest, prune)?;
-    if !planned.has_changes() {
-        return Ok(WriteReport::of(&planned));
-    }
-    if let Some(report) = super::fresh::create(tree, dest, &planned)? {
-        return Ok(report);
-    }
-    let dest = Dest::open(dest)?;
-    let plan = dest.plan(tree, prune)?;
-    dest.apply(&plan)
-}

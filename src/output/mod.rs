@@ -21,7 +21,7 @@
 //! `.ccm-render*` files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs`
 //! (crashes and full disks on demand at every step).
 //!
-//! What `render` does with them (`src/commands.rs`):
+//! What `render` does with them (`src/commands/render.rs`):
 //!
 //! ```text
 //! plan(tree, DIR)            read-only, under a shared lock if DIR/.ccm-render.lock exists
@@ -44,26 +44,26 @@
 //! missing or whole. A render that changes nothing writes nothing.
 
 mod apply;
-pub mod diff;
+pub(crate) mod diff;
 mod durable;
 mod failpoint;
 mod fresh;
 mod fs;
-pub mod ignition;
+pub(crate) mod ignition;
 mod journal;
 mod lock;
 mod names;
 pub mod placement;
 mod plan;
 mod recover;
-pub mod redact;
+mod redact;
 mod report;
-pub mod summary;
+pub(crate) mod summary;
 mod tree;
+mod update;
 
-pub use apply::{Dest, apply, write};
+pub use apply::Dest;
 pub use durable::replace_single_file;
-pub use fresh::create as write_new;
 pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
 pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
 pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
@@ -73,6 +73,7 @@ pub use tree::{
     FOLDERS, File, ObjectRef, PRIVATE_MODE, PRUNABLE, PUBLIC_MODE, SECRETS, SECRETS_DIR_MODE, Tree,
     tree,
 };
+pub use update::{Update, Written, apply, write};
 
 use anyhow::Result;
 use camino::Utf8Path;

@@ -49,7 +49,7 @@ pub fn is_new_tree(name: &str) -> bool {
 }
 
 /// What releases before the journal named their temporary files: `.ccm-render-` and the six
-/// random letters and digits of `tempfile`'s default (seen left behind by a SIGKILL, issue 15).
+/// random letters and digits of `tempfile`'s default (seen left behind by a SIGKILL).
 const LEGACY_PREFIX: &str = ".ccm-render-";
 const LEGACY_RANDOM_LEN: usize = 6;
 

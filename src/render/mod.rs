@@ -8,8 +8,8 @@
 
 mod cloud_conf;
 pub mod cloud_config;
-pub mod credentials;
-pub mod trusted_ca;
+mod credentials;
+mod trusted_ca;
 
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
 use crate::inputs::credentials::SecretValue;

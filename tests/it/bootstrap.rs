@@ -1,4 +1,4 @@
-//! Bootstrap static pods (issue 4, point 1): for every platform with a CCM, one Pod in
+//! Bootstrap static pods: for every platform with a CCM, one Pod in
 //! kube-system that runs the CCM with only the cloud-node controller, from host paths only.
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! The command-line contract (spec/cli-contract.md): exit statuses, error lines, the output
+//! The command-line contract (docs/cli.md): exit statuses, error lines, the output
 //! layout, and what render does with proxies, namespaces and platforms without a CCM.
 
 use crate::common;

@@ -75,7 +75,7 @@ fn check_case(release: Option<&str>, platform: &str, infrastructure: &str, expec
         );
     }
 
-    // The cloud config (issue 4): config/cloud.conf and the cloud-conf ConfigMap hold CCCMO's
+    // The cloud config: config/cloud.conf and the cloud-conf ConfigMap hold CCCMO's
     // transform of the source, byte for byte, and the ConfigMap keeps every other source key.
     let expected_conf = std::fs::read_to_string(expected(release, case, "cloud.conf"))
         .expect("expected cloud.conf");

@@ -1,4 +1,4 @@
-//! Crashes, full disks and concurrent runs against the real binary (issue 15): after a SIGKILL
+//! Crashes, full disks and concurrent runs against the real binary: after a SIGKILL
 //! at any instant the next run leaves `--dest-dir` exactly the old or the new render, and a
 //! directory being written new is missing or whole, never part of a render; renders
 //! racing into a new directory all succeed and leave one render; a run that cannot get the lock

@@ -1,5 +1,5 @@
-//! `--credentials` (issue 4, point 2) and `--ca-bundle` with the `ccm-trusted-ca` ConfigMap
-//! (issue 4, point 4), through the binary.
+//! `--credentials` and `--ca-bundle` with the `ccm-trusted-ca` ConfigMap
+//! through the binary.
 
 use crate::common;
 

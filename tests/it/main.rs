@@ -8,6 +8,7 @@ mod common;
 mod bad_inputs;
 mod bootkube;
 mod bootstrap;
+mod cccmo;
 mod cli;
 mod cmd;
 mod completions;

@@ -1,4 +1,4 @@
-//! `ccm-render matrix` (issue 16): every provider across the standard variants, one folder per
+//! `ccm-render matrix`: every provider across the standard variants, one folder per
 //! case, the same files as `render` writes for the same inputs, and `--check`/`--diff` showing
 //! exactly the cases a change to a provider touches.
 
@@ -306,7 +306,7 @@ fn a_new_provider_renders_from_inputs_of_ones_own() {
     assert!(read_tree(&dest.join("acme/ha-noproxy-intermediate-default")).len() > 2);
 }
 
-// ---- the release axis (issue 18) --------------------------------------------------------------
+// ---- the release axis ---------------------------------------------------------------------
 
 #[test]
 fn release_all_renders_every_release_in_its_own_folder_as_render_release_does() {

@@ -1,4 +1,4 @@
-//! Providers as data (issues 9, 14): External platform selection, the shipped oci, alicloud
+//! Providers as data: External platform selection, the shipped oci, alicloud
 //! and digitalocean providers, default vendor images, `--provider-dir`, and `provider new` /
 //! `provider check` as the "Writing a provider" section of docs/providers.md uses them.
 

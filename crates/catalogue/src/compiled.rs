@@ -150,6 +150,10 @@ fn add_releases(
     let resolved = data::resolve(folder, providers, common)?;
     for release in &resolved.releases {
         compiled.add(format!("{}{}", data::RELEASE, release.name), release)?;
+        compiled.add(
+            format!("{}{}", data::RELEASE_GO_FILES, release.name),
+            &release.cccmo.go_files,
+        )?;
     }
     for (release, common) in &resolved.common {
         compiled.add(format!("{}{release}", data::RELEASE_COMMON), common)?;

@@ -11,7 +11,7 @@
 //! in the inputs; every variant name then gains that axis' value at the end, and the names of
 //! the other axes' values stay.
 //!
-//! The release (issue 18) is the one axis that is a folder level instead: without `--release`
+//! The release is the one axis that is a folder level instead: without `--release`
 //! a matrix renders the newest release into the names above; with `--release VERSION`
 //! (repeatable, or `all`) every case folder is `DIR/<release>/<provider>/<variant>/`, the
 //! release being `X.Y` (`DIR/4.21/aws/ha-noproxy-intermediate-default/`). The default names
@@ -24,7 +24,7 @@
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
 //! (with `--prune`: files a case no longer renders are removed).
 
-pub mod samples;
+mod samples;
 
 use super::exit::ExitStatus;
 use crate::catalogue::Releases;
@@ -40,8 +40,6 @@ use std::collections::BTreeMap;
 /// One dimension of the matrix.
 #[derive(Debug)]
 pub struct Axis {
-    /// What it varies, for documentation.
-    pub name: &'static str,
     /// Its values, the first being the default.
     pub values: &'static [AxisValue],
 }
@@ -70,8 +68,8 @@ pub enum Setting {
 
 /// The axes: control-plane topology, cluster-wide proxy, TLS profile, feature set.
 pub const AXES: &[Axis] = &[
+    // controlPlaneTopology
     Axis {
-        name: "controlPlaneTopology",
         values: &[
             AxisValue {
                 name: "ha",
@@ -83,8 +81,8 @@ pub const AXES: &[Axis] = &[
             },
         ],
     },
+    // proxy
     Axis {
-        name: "proxy",
         values: &[
             AxisValue {
                 name: "noproxy",
@@ -96,8 +94,8 @@ pub const AXES: &[Axis] = &[
             },
         ],
     },
+    // tlsSecurityProfile
     Axis {
-        name: "tlsSecurityProfile",
         values: &[
             AxisValue {
                 name: "intermediate",
@@ -109,8 +107,8 @@ pub const AXES: &[Axis] = &[
             },
         ],
     },
+    // featureSet
     Axis {
-        name: "featureSet",
         values: &[
             AxisValue {
                 name: "default",
@@ -295,6 +293,8 @@ pub fn cases(
 pub struct Catalogues {
     newest: Catalogue,
     older: BTreeMap<String, Catalogue>,
+    /// `--cccmo-dir`: the checkout every release's built-in manifests come from.
+    cccmo: Option<crate::catalogue::cccmo::Checkout>,
 }
 
 impl Catalogues {
@@ -311,7 +311,38 @@ impl Catalogues {
                 );
             }
         }
-        Ok(Self { newest, older })
+        Ok(Self {
+            newest,
+            older,
+            cccmo: None,
+        })
+    }
+
+    /// Every catalogue with the built-in providers' manifests from `checkout`, each evaluated
+    /// for its release; the newest release's only when the matrix renders it (a checkout of an
+    /// older release head need not evaluate as a newer one).
+    pub fn with_cccmo(
+        mut self,
+        checkout: crate::catalogue::cccmo::Checkout,
+        newest: bool,
+    ) -> Result<Self> {
+        let releases = Releases::builtin()?;
+        if newest {
+            crate::catalogue::cccmo::apply_checkout(
+                &mut self.newest,
+                &checkout,
+                releases.newest(),
+            )?;
+        }
+        for (name, catalogue) in &mut self.older {
+            crate::catalogue::cccmo::apply_checkout(
+                catalogue,
+                &checkout,
+                releases.find(name, "--release")?,
+            )?;
+        }
+        self.cccmo = Some(checkout);
+        Ok(self)
     }
 
     /// The newest release's catalogue.
@@ -332,7 +363,11 @@ pub fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
     } else if let Some(catalogue) = catalogues.older.get(&cfg.release.name) {
         catalogue
     } else {
-        as_of_release = releases.catalogue(cfg.release, catalogues.newest.clone())?;
+        let mut catalogue = releases.catalogue(cfg.release, catalogues.newest.clone())?;
+        if let Some(checkout) = &catalogues.cccmo {
+            crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;
+        }
+        as_of_release = catalogue;
         &as_of_release
     };
     match catalogue.select_for(&cfg.infrastructure) {
@@ -395,7 +430,17 @@ fn on_every_core<T: Sync, R: Send>(
 
 /// `ccm-render matrix`.
 pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
-    let releases = chosen_releases(&args.release)?;
+    let checkout = args
+        .cccmo_dir
+        .as_deref()
+        .map(crate::catalogue::cccmo::Checkout::read)
+        .transpose()?;
+    let releases = match &checkout {
+        Some(checkout) if args.release.is_empty() => {
+            crate::catalogue::cccmo::matrix_releases(checkout)?
+        }
+        _ => chosen_releases(&args.release)?,
+    };
     crate::output::check_dest(&args.dest_dir)?;
     let catalogue = super::pipeline::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs
@@ -412,7 +457,14 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         args.inputs.as_deref(),
         scratch_path,
     )?;
-    let catalogues = Catalogues::new(catalogue, releases.as_deref().unwrap_or_default())?;
+    let mut catalogues = Catalogues::new(catalogue, releases.as_deref().unwrap_or_default())?;
+    if let Some(checkout) = checkout {
+        let newest = Releases::builtin()?.newest();
+        let renders_newest = releases
+            .as_deref()
+            .is_none_or(|list| list.iter().any(|r| r.name == newest.name));
+        catalogues = catalogues.with_cccmo(checkout, renders_newest)?;
+    }
     let trees = on_every_core(&cases, |case| {
         render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))
     })?;

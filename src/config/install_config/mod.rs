@@ -19,7 +19,7 @@ mod decode;
 pub mod facts;
 mod feature_gate;
 mod go_json;
-pub mod infra_id;
+pub(crate) mod infra_id;
 mod infrastructure;
 mod net;
 mod network;

@@ -11,11 +11,11 @@
 
 mod compare;
 mod config;
-pub mod file;
+pub(crate) mod file;
 mod read;
 
-pub use config::{Options, VERSION_BY_RELEASE, Version, config, default_version};
-pub use read::{Contents, files_of};
+pub use config::{Options, Version, default_version};
+pub use read::files_of;
 
 #[cfg(test)]
 mod tests {

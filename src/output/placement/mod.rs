@@ -5,7 +5,7 @@
 //! Pure: the map is data, and [`place`] turns a path relative to `--dest-dir` and its mode
 //! there into a path and a mode on the node.
 
-pub mod read;
+pub(crate) mod read;
 
 use crate::output::{PRIVATE_MODE, PUBLIC_MODE, Tree};
 use camino::{Utf8Path, Utf8PathBuf};

@@ -1,4 +1,4 @@
-//! The AWS transform (spec §5.2): reads `cloud.conf` as the AWS cloud provider does (gcfg into
+//! The AWS transform (CCCMO `pkg/cloud/aws/aws_config_transformer.go`): reads `cloud.conf` as the AWS cloud provider does (gcfg into
 //! its `CloudConfig` struct, kubernetes/cloud-provider-aws `pkg/providers/v1/config/config.go`),
 //! applies `OpenShift`'s defaults and writes it back in CCCMO's layout, quoted so that the AWS
 //! cloud provider can still read it.

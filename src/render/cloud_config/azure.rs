@@ -1,4 +1,4 @@
-//! The Azure and Azure Stack Hub transforms (spec §5.3, §5.4): read `cloud.conf` as the JSON
+//! The Azure and Azure Stack Hub transforms (CCCMO `pkg/cloud/azure/azure.go`, `pkg/cloud/azurestack/azurestack.go`): read `cloud.conf` as the JSON
 //! `Config` struct of kubernetes-sigs/cloud-provider-azure (`pkg/provider/config/azure.go` and
 //! the structs it embeds), apply `OpenShift`'s rules and write it back as Go's `json.Marshal`
 //! would: compact, in struct order, zero values of `omitempty` fields left out.
@@ -164,7 +164,7 @@ pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Tran
         Cloud::Stack => "azurestack",
     };
     require_platform(ctx, "Azure", name)?;
-    // CCCMO's IsAzure dereferences platformStatus.azure without a nil check (spec §9.5); a
+    // CCCMO's IsAzure dereferences platformStatus.azure without a nil check (docs/differences-from-cccmo.md); a
     // missing azure status is read here as an empty cloud name, i.e. the public cloud.
     let infra: Infrastructure = read_object(ctx.infrastructure, "Infrastructure")?;
     let infra_cloud = infra
@@ -235,7 +235,7 @@ pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Tran
     })
 }
 
-/// The source as a JSON object. An empty source is read as `{}` (CCCMO fails on it, spec §9.6).
+/// The source as a JSON object. An empty source is read as `{}` (CCCMO fails on it; docs/differences-from-cccmo.md).
 fn parse(source: &str) -> Result<Map<String, Value>> {
     if source.trim().is_empty() {
         return Ok(Map::new());

@@ -13,7 +13,7 @@
 //! section aligned, a blank line between sections), so that well-formed configs come out byte for
 //! byte as the reference's, but quotes values the gcfg way: a value with `#`, `;`, `"`, `\`, a
 //! newline or surrounding whitespace is written in double quotes with backslash escapes, never
-//! with go-ini's backticks or triple quotes, which gcfg cannot read (spec §9.3).
+//! with go-ini's backticks or triple quotes, which gcfg cannot read (docs/differences-from-cccmo.md).
 
 use anyhow::{Result, bail};
 use std::collections::HashMap;

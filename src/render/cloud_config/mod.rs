@@ -1,5 +1,5 @@
 //! The cloud config transforms: what CCCMO's cloud-config sync controller does to the installer's
-//! `cloud.conf` before the cloud controller manager reads it (spec §5), as pure functions of the
+//! `cloud.conf` before the cloud controller manager reads it (CCCMO `pkg/cloud/<platform>`, each `CloudConfigTransformer`), as pure functions of the
 //! source text, the Infrastructure and Network objects and the enabled feature gates.
 //!
 //! One file per format family: [`ini`] (the gcfg reader and writer that AWS, `OpenStack` and legacy
@@ -8,7 +8,7 @@
 //! [`vsphere`]). Every other platform passes its config through unchanged.
 //!
 //! Where CCCMO's transforms are lossy, panic or write what their own cloud provider cannot read
-//! (spec §9 points 2-5), these keep or report what they drop, return errors instead, and give the
+//! (docs/differences-from-cccmo.md), these keep or report what they drop, return errors instead, and give the
 //! same output when fed their own output.
 
 mod aws;

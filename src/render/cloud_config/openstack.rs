@@ -1,4 +1,4 @@
-//! The `OpenStack` transform (spec §5.5): points the `OpenStack` cloud provider at the `clouds.yaml`
+//! The `OpenStack` transform (CCCMO `pkg/cloud/openstack/openstack.go`): points the `OpenStack` cloud provider at the `clouds.yaml`
 //! that CCCMO mounts instead of a Kubernetes secret, drops the volume settings it does not read
 //! and sets `OpenShift`'s load balancer defaults. Every other key is kept as written.
 
@@ -29,7 +29,7 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
 
     let global = ini.ensure_section("Global", None);
     // CCCMO checks these in Go map order and fails when secret-name or secret-namespace is
-    // missing; here they are checked in a fixed order and may be left out (spec §9.4).
+    // missing; here they are checked in a fixed order and may be left out (docs/differences-from-cccmo.md).
     for (key, required) in REPLACED_CREDENTIALS {
         for value in global.remove(key) {
             let value = value.unwrap_or_default();

@@ -37,15 +37,15 @@ pub const KNOWN_PLATFORMS: &[&str] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Transform {
-    /// `[Global]` defaults and a gcfg-readable layout for the AWS cloud provider (spec §5.2).
+    /// `[Global]` defaults and a gcfg-readable layout for the AWS cloud provider (CCCMO `pkg/cloud/aws/aws_config_transformer.go`).
     Aws,
-    /// Cloud name, VM type and health probe rules for public Azure clouds (spec §5.3).
+    /// Cloud name, VM type and health probe rules for public Azure clouds (CCCMO `pkg/cloud/azure/azure.go`).
     Azure,
-    /// The VM type default for Azure Stack Hub (spec §5.4).
+    /// The VM type default for Azure Stack Hub (CCCMO `pkg/cloud/azurestack/azurestack.go`).
     AzureStack,
-    /// Credentials from `clouds.yaml` and load balancer defaults for `OpenStack` (spec §5.5).
+    /// Credentials from `clouds.yaml` and load balancer defaults for `OpenStack` (CCCMO `pkg/cloud/openstack/openstack.go`).
     OpenStack,
-    /// INI to YAML, with vCenters, labels, node networks and IP families from the cluster (§5.6).
+    /// INI to YAML, with vCenters, labels, node networks and IP families from the cluster (CCCMO `pkg/cloud/vsphere/vsphere_config_transformer.go`).
     VSphere,
     /// The config is used as written.
     None,

@@ -26,6 +26,8 @@ pub const RELEASE_COMMON: &str = "release-common/";
 pub const RELEASE_PROVIDER: &str = "release-provider/";
 /// The key prefix of its objects: `release-objects/<X.Y>/<name>`.
 pub const RELEASE_OBJECTS: &str = "release-objects/";
+/// The key of a release's CCCMO Go-file digests ([`Cccmo::go_files`]): `release-go-files/<X.Y>`.
+pub const RELEASE_GO_FILES: &str = "release-go-files/";
 
 /// One release, resolved: what `ccm-render releases` shows and what the render reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -210,6 +212,13 @@ pub struct Cccmo {
     pub commit: String,
     /// Its date.
     pub date: String,
+    /// Every Go file of the commit's `pkg/cloud/` but tests → its digest
+    /// (`crate::cccmo::checkout::digest`): what `--cccmo-dir` tells the release by, and what
+    /// `provider import` compares. Compiled under a key of its own ([`RELEASE_GO_FILES`]), not
+    /// with the release: every render decodes every release entry, and only `--cccmo-dir` and
+    /// `provider import` read these (nor does `ccm-render releases --output json` show them).
+    #[serde(default, rename = "goFiles", skip_serializing)]
+    pub go_files: BTreeMap<String, String>,
 }
 
 /// Parses and checks release files (origin, text), newest first, each with its behaviour

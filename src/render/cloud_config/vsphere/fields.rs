@@ -66,7 +66,7 @@ pub(super) const CONFIG: &[Field] = &[
 
 /// The vCenter settings a rebuilt `vcenter` entry keeps from the source: credentials and TLS.
 /// Where the vCenter is and what it serves come from the Infrastructure; the IP family from
-/// `global` (CCCMO keeps none of them, spec §9.2).
+/// `global` (CCCMO keeps none of them: docs/differences-from-cccmo.md).
 pub(super) const VCENTER_KEPT: &[&str] = &[
     "user",
     "password",

@@ -1,4 +1,4 @@
-//! The vSphere transform (spec §5.6): reads the legacy INI config (what the installer writes) or
+//! The vSphere transform (CCCMO `pkg/cloud/vsphere/vsphere_config_transformer.go`): reads the legacy INI config (what the installer writes) or
 //! the YAML one, fills in vCenters, failure-domain labels, node networks and IP families from the
 //! Infrastructure and Network objects, and writes the YAML that the out-of-tree vSphere cloud
 //! provider reads, with keys sorted as `sigs.k8s.io/yaml` sorts them.
@@ -145,7 +145,7 @@ fn from_yaml(source: &str) -> Result<Map<String, Value>> {
 }
 
 /// Converts the legacy INI config to the YAML model, as library-go `ini.go` `createConfig`
-/// does, but keeping `[Global]` `api-disable`, `api-binding` and `ip-family` (spec §9.2).
+/// does, but keeping `[Global]` `api-disable`, `api-binding` and `ip-family` (docs/differences-from-cccmo.md).
 fn from_ini(source: &str, warnings: &mut Vec<String>) -> Result<Map<String, Value>> {
     let (ini, comments) = ini::parse(source)?;
     warnings.extend(comments);
@@ -406,7 +406,7 @@ fn set_vcenters(
             continue;
         }
         // CCCMO dereferences a nil entry here when the domain's server is not a listed vCenter
-        // (spec §9.5); such a vCenter is added instead.
+        // (docs/differences-from-cccmo.md); such a vCenter is added instead.
         let entry = config
             .vcenters
             .entry(server.clone())

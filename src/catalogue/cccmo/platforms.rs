@@ -1,0 +1,361 @@
+//! What CCCMO's Go code says about each platform folder of `pkg/cloud/`: which built-in provider
+//! it is, which asset files it applies and as which Kubernetes type, which images it passes and
+//! which template values. Facts of cluster-cloud-controller-manager-operator
+//! `pkg/cloud/<platform>/<platform>.go` at the heads ccm-render reproduces (release-4.18
+//! 8abb0673 to release-4.23 bc52198c): the `templateSources` lists, the `imagesReference`
+//! structs, `getTemplateValues`. An asset or folder missing here is one ccm-render does not yet
+//! know how CCCMO applies, and is refused rather than guessed at.
+
+/// Where a template value comes from in the form the catalogue holds (see [`Value`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// `operatorConfig.GetPlatformNameString()`: the platform type.
+    PlatformType,
+    /// A fixed string.
+    Literal(&'static str),
+}
+
+/// One template value CCCMO passes, from the release on which it does.
+#[derive(Debug, Clone, Copy)]
+pub struct Value {
+    /// The key (`cloudproviderName`).
+    pub key: &'static str,
+    /// Its value in the catalogue's form.
+    pub source: Source,
+    /// The first release whose `getTemplateValues` passes it (`(4, 18)`: all of them).
+    pub since: (u32, u32),
+    /// Whether the render step sets what it becomes (the TLS flags, the feature gates, the
+    /// environment values of descriptor `spec.env`): a template must use it where the render
+    /// puts it, which `super::placed` checks.
+    pub placed: bool,
+    /// Whether CCCMO passes it empty when an OpenShift feature gate is off, which the render
+    /// does with the descriptor's `spec.featureGated` (also checked by `super::placed`).
+    pub gated: bool,
+}
+
+/// One asset file and the type CCCMO decodes it into.
+#[derive(Debug, Clone, Copy)]
+pub struct Asset {
+    /// The file under `assets/`.
+    pub file: &'static str,
+    /// The `apiVersion` of the Go type (what the applied object carries whatever the YAML says).
+    pub api_version: &'static str,
+    /// The kind.
+    pub kind: &'static str,
+}
+
+/// One platform folder of `pkg/cloud/`.
+#[derive(Debug, Clone, Copy)]
+pub struct Platform {
+    /// The folder (`azurestack`).
+    pub folder: &'static str,
+    /// The built-in provider it is (`azurestackhub`).
+    pub provider: &'static str,
+    /// Its `PlatformStatus.Type` (`cloudproviderName`).
+    pub platform_type: &'static str,
+    /// The Go package's `imagesReference` type, for messages as Go words them.
+    pub images_type: &'static str,
+    /// `imagesReference` field → images.json key (`config.ImagesReference.<Key>`).
+    pub images: &'static [(&'static str, &'static str)],
+    /// Every asset any supported release applies.
+    pub assets: &'static [Asset],
+    /// The template values besides `images`.
+    pub values: &'static [Value],
+}
+
+const DEPLOYMENT: (&str, &str) = ("apps/v1", "Deployment");
+const DAEMONSET: (&str, &str) = ("apps/v1", "DaemonSet");
+const ROLE: (&str, &str) = ("rbac.authorization.k8s.io/v1", "Role");
+const ROLEBINDING: (&str, &str) = ("rbac.authorization.k8s.io/v1", "RoleBinding");
+const CLUSTERROLE: (&str, &str) = ("rbac.authorization.k8s.io/v1", "ClusterRole");
+const CLUSTERROLEBINDING: (&str, &str) = ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding");
+const VAP: (&str, &str) = (
+    "admissionregistration.k8s.io/v1",
+    "ValidatingAdmissionPolicy",
+);
+const VAPB: (&str, &str) = (
+    "admissionregistration.k8s.io/v1",
+    "ValidatingAdmissionPolicyBinding",
+);
+
+const fn asset(file: &'static str, (api_version, kind): (&'static str, &'static str)) -> Asset {
+    Asset {
+        file,
+        api_version,
+        kind,
+    }
+}
+
+const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+    Value {
+        key,
+        source,
+        since,
+        placed: false,
+        gated: false,
+    }
+}
+
+/// A value the render step sets (see [`Value::placed`]).
+const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+    Value {
+        key,
+        source,
+        since,
+        placed: true,
+        gated: false,
+    }
+}
+
+/// A value CCCMO passes empty when a feature gate is off (see [`Value::gated`]).
+const fn gated(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+    Value {
+        key,
+        source,
+        since,
+        placed: false,
+        gated: true,
+    }
+}
+
+/// The catalogue's manifests hold CCCMO's output for these values; the render step then sets
+/// what the cluster decides (descriptor `spec.env`, `upstreamFeatureGates`, `featureGated`, the
+/// TLS flags before `spec.tls.before`). So the TLS values and `featureGates` are empty, as
+/// CCCMO renders them without a TLS profile or gates, and `additionalLabels` is the value of
+/// VSphereMixedNodeEnv on (the descriptor removes it when the gate is off).
+const FORM: &[Value] = &[
+    value("cloudproviderName", Source::PlatformType, (4, 18)),
+    // getTemplateValues passes the TLS settings since release-4.22 (b99c3d88).
+    placed("tlsCipherSuites", Source::Literal(""), (4, 22)),
+    placed("tlsMinVersion", Source::Literal(""), (4, 22)),
+];
+/// The infrastructure name the catalogue's manifests hold (OCP_INFRASTRUCTURE_NAME, which the
+/// render step sets from the Infrastructure).
+const INFRASTRUCTURE_NAME: Value = placed(
+    "infrastructureName",
+    Source::Literal("mycluster-abcde"),
+    (4, 18),
+);
+/// `operatorConfig.ManagedNamespace`, CCCMO's default (the render step sets it from
+/// `--namespace`).
+const CREDS_NAMESPACE: Value = placed(
+    "globalCredsSecretNamespace",
+    Source::Literal("openshift-cloud-controller-manager"),
+    (4, 18),
+);
+const FEATURE_GATES: Value = placed("featureGates", Source::Literal(""), (4, 18));
+
+macro_rules! values {
+    ($($extra:expr),*) => {
+        &[FORM[0], FORM[1], FORM[2] $(, $extra)*]
+    };
+}
+
+/// Every platform folder CCCMO has at the supported release heads.
+pub const PLATFORMS: &[Platform] = &[
+    Platform {
+        folder: "aws",
+        provider: "aws",
+        platform_type: "AWS",
+        images_type: "aws.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerAWS")],
+        assets: &[
+            asset("deployment.yaml", DEPLOYMENT),
+            // Since release-4.22.
+            asset("validating-admission-policy.yaml", VAP),
+            asset("validating-admission-policy-binding.yaml", VAPB),
+        ],
+        values: values!(),
+    },
+    Platform {
+        folder: "azure",
+        provider: "azure",
+        platform_type: "Azure",
+        images_type: "azure.imagesReference",
+        images: &[
+            ("CloudControllerManager", "cloudControllerManagerAzure"),
+            (
+                "CloudControllerManagerOperator",
+                "cloudControllerManagerOperator",
+            ),
+            ("CloudNodeManager", "cloudNodeManagerAzure"),
+        ],
+        assets: &[
+            asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
+            asset("cloud-node-manager-daemonset.yaml", DAEMONSET),
+            asset("azure-cloud-provider-role.yaml", ROLE),
+            asset("azure-cloud-provider-rolebinding.yaml", ROLEBINDING),
+            asset(
+                "azure-cloud-controller-manager-clusterrole.yaml",
+                CLUSTERROLE,
+            ),
+            asset(
+                "azure-cloud-controller-manager-clusterrolebinding.yaml",
+                CLUSTERROLEBINDING,
+            ),
+            // The YAML says admissionregistration.k8s.io/v1beta1; CCCMO decodes it into the
+            // v1 type (azure.go templateSources).
+            asset("validating-admission-policy.yaml", VAP),
+            asset("validating-admission-policy-binding.yaml", VAPB),
+            asset(
+                "validating-admission-service-annotation-policy-binding.yaml",
+                VAPB,
+            ),
+            asset("validating-admission-service-annotation-policy.yaml", VAP),
+        ],
+        values: values!(INFRASTRUCTURE_NAME),
+    },
+    Platform {
+        folder: "azurestack",
+        provider: "azurestackhub",
+        platform_type: "Azure",
+        images_type: "azurestack.imagesReference",
+        images: &[
+            ("Operator", "cloudControllerManagerOperator"),
+            ("CloudControllerManager", "cloudControllerManagerAzure"),
+            ("CloudNodeManager", "cloudNodeManagerAzure"),
+        ],
+        assets: &[
+            asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
+            asset("cloud-node-manager-daemonset.yaml", DAEMONSET),
+            asset("azure-cloud-provider-role.yaml", ROLE),
+            asset("azure-cloud-provider-rolebinding.yaml", ROLEBINDING),
+        ],
+        values: values!(INFRASTRUCTURE_NAME),
+    },
+    Platform {
+        folder: "gcp",
+        provider: "gcp",
+        platform_type: "GCP",
+        images_type: "gcp.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerGCP")],
+        assets: &[
+            asset("cloud-controller-manager.yaml", DEPLOYMENT),
+            asset("gcp-cloud-controller-manager-clusterrole.yaml", CLUSTERROLE),
+            asset(
+                "gcp-cloud-controller-manager-clusterrolebinding.yaml",
+                CLUSTERROLEBINDING,
+            ),
+            asset("validating-admission-policy-binding.yaml", VAPB),
+            asset("validating-admission-policy.yaml", VAP),
+        ],
+        values: values!(INFRASTRUCTURE_NAME),
+    },
+    Platform {
+        folder: "ibm",
+        provider: "ibmcloud",
+        platform_type: "IBMCloud",
+        images_type: "ibm.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerIBM")],
+        assets: &[asset("deployment.yaml", DEPLOYMENT)],
+        // ibm.go getEnablePublicEndpointValue: "true" only for PowerVS, which has its own
+        // package, so "false" for IBMCloud.
+        values: values!(value(
+            "enablePublicEndpoint",
+            Source::Literal("false"),
+            (4, 18)
+        )),
+    },
+    Platform {
+        folder: "nutanix",
+        provider: "nutanix",
+        platform_type: "Nutanix",
+        images_type: "nutanix.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerNutanix")],
+        assets: &[
+            asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
+            asset("nutanix-cloud-controller-manager-role.yaml", ROLE),
+            asset(
+                "nutanix-cloud-controller-manager-rolebinding.yaml",
+                ROLEBINDING,
+            ),
+            asset(
+                "nutanix-cloud-controller-manager-clusterrole.yaml",
+                CLUSTERROLE,
+            ),
+            asset(
+                "nutanix-cloud-controller-manager-clusterrolebinding.yaml",
+                CLUSTERROLEBINDING,
+            ),
+        ],
+        values: values!(
+            INFRASTRUCTURE_NAME,
+            CREDS_NAMESPACE,
+            // nutanix.go globalCredsSecretName.
+            value(
+                "globalCredsSecretName",
+                Source::Literal("nutanix-credentials"),
+                (4, 18)
+            )
+        ),
+    },
+    Platform {
+        folder: "openstack",
+        provider: "openstack",
+        platform_type: "OpenStack",
+        images_type: "openstack.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerOpenStack")],
+        assets: &[asset("deployment.yaml", DEPLOYMENT)],
+        values: values!(INFRASTRUCTURE_NAME, FEATURE_GATES),
+    },
+    Platform {
+        folder: "powervs",
+        provider: "powervs",
+        platform_type: "PowerVS",
+        images_type: "powervs.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerPowerVS")],
+        assets: &[asset("deployment.yaml", DEPLOYMENT)],
+        values: values!(),
+    },
+    Platform {
+        folder: "vsphere",
+        provider: "vsphere",
+        platform_type: "VSphere",
+        images_type: "vsphere.imagesReference",
+        images: &[("CloudControllerManager", "cloudControllerManagerVSphere")],
+        assets: &[
+            asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
+            asset("vsphere-cloud-controller-manager-role.yaml", ROLE),
+            asset(
+                "vsphere-cloud-controller-manager-rolebinding.yaml",
+                ROLEBINDING,
+            ),
+            asset("cloud-controller-manager-rolebinding.yaml", ROLEBINDING),
+            asset(
+                "vsphere-cloud-controller-manager-clusterrole.yaml",
+                CLUSTERROLE,
+            ),
+            asset(
+                "vsphere-cloud-controller-manager-clusterrolebinding.yaml",
+                CLUSTERROLEBINDING,
+            ),
+            asset(
+                "cloud-controller-manager-clusterrolebinding.yaml",
+                CLUSTERROLEBINDING,
+            ),
+        ],
+        values: values!(
+            INFRASTRUCTURE_NAME,
+            CREDS_NAMESPACE,
+            // vsphere.go globalCredsSecretName.
+            value(
+                "globalCredsSecretName",
+                Source::Literal("vsphere-cloud-credentials"),
+                (4, 18)
+            ),
+            FEATURE_GATES,
+            // Passed since release-4.21 (6148c0cc), empty when VSphereMixedNodeEnv is off;
+            // the catalogue holds it with the gate on.
+            gated(
+                "additionalLabels",
+                Source::Literal("node.openshift.io/platform-type=vsphere"),
+                (4, 21)
+            )
+        ),
+    },
+];
+
+/// The platform of a folder.
+pub fn by_folder(folder: &str) -> Option<&'static Platform> {
+    PLATFORMS.iter().find(|p| p.folder == folder)
+}

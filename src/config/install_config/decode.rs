@@ -35,8 +35,8 @@ pub(super) fn keys(map: &Map<String, Value>) -> Vec<(String, Value)> {
 /// installer's decoder matches them (`go_json`), naming the field of a wrong type.
 pub(super) fn typed<T: serde::de::DeserializeOwned>(value: &Value, at: &str) -> Result<T> {
     go_json::deserialize(value).map_err(|err| {
-        let field = err.path().to_string();
-        let inner = err.into_inner();
+        let field = err.path();
+        let inner = err.message();
         match (at.is_empty(), field == ".") {
             (true, true) => anyhow!("{inner}"),
             (true, false) => anyhow!("{field}: {inner}"),

@@ -13,24 +13,23 @@
 //! list replaces the earlier one, a later object is decoded into the earlier one (struct fields
 //! and map entries it does not name are kept), a later `null` resets a pointer, slice or map.
 //!
-//! [`deserialize`] decodes any serde type that way from a parsed document: every struct
+//! [`deserialize`] decodes any serde type that way from a parsed document, through
+//! `ccm_catalogue::decode` with [`group`] as its key matching: every struct
 //! (`deserialize_struct`, which hands over serde's list of the struct's field names) sees its
 //! object's keys matched against those names, and one entry per field. Nothing is listed by
 //! hand per field. Maps (`deserialize_map`) keep their keys exactly, as Go's maps do. Types
 //! read through this module must not use `#[serde(flatten)]`: serde reads a flattened struct
 //! through a buffered map that bypasses `deserialize_struct`.
 
-use serde::Deserializer;
-use serde::de::{self, DeserializeOwned, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use ccm_catalogue::decode::PathError;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Decodes `T` from `value` with the installer's key matching; the error carries the path of
 /// the field, named as the installer names it (its JSON name, whatever case the key was in).
-pub fn deserialize<T: DeserializeOwned>(
-    value: &Value,
-) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
-    serde_path_to_error::deserialize(GoJson(Cow::Borrowed(value)))
+pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, PathError> {
+    ccm_catalogue::decode::from_value(value, group)
 }
 
 /// Go's `foldName` of one character, for comparing with the ASCII JSON names of the
@@ -120,162 +119,6 @@ fn merge(values: &[&Value]) -> Value {
         });
     }
     merged.unwrap_or(Value::Null)
-}
-
-/// A parsed value read as `encoding/json` reads it into the serde type asking for it.
-struct GoJson<'v>(Cow<'v, Value>);
-
-impl<'de> Deserializer<'de> for GoJson<'_> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        match self.0 {
-            Cow::Borrowed(Value::Array(items)) => visitor.visit_seq(Items(
-                items
-                    .iter()
-                    .map(Cow::Borrowed)
-                    .collect::<Vec<_>>()
-                    .into_iter(),
-            )),
-            Cow::Borrowed(Value::Object(map)) => visitor.visit_map(Entries::new(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), Cow::Borrowed(v)))
-                    .collect(),
-            )),
-            Cow::Owned(Value::Array(items)) => visitor.visit_seq(Items(
-                items
-                    .into_iter()
-                    .map(Cow::Owned)
-                    .collect::<Vec<_>>()
-                    .into_iter(),
-            )),
-            Cow::Owned(Value::Object(map)) => visitor.visit_map(Entries::new(
-                map.into_iter().map(|(k, v)| (k, Cow::Owned(v))).collect(),
-            )),
-            scalar => scalar.into_owned().deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        if self.0.is_null() {
-            visitor.visit_none()
-        } else {
-            visitor.visit_some(self)
-        }
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        match self.0 {
-            Cow::Borrowed(Value::Object(map)) => {
-                visitor.visit_map(Entries::new(group(map, fields)))
-            }
-            Cow::Owned(Value::Object(map)) => {
-                let entries = group(&map, fields)
-                    .into_iter()
-                    .map(|(key, value)| (key, Cow::Owned(value.into_owned())))
-                    .collect();
-                visitor.visit_map(Entries::new(entries))
-            }
-            other => other.into_owned().deserialize_struct(name, fields, visitor),
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.0
-            .into_owned()
-            .deserialize_enum(name, variants, visitor)
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_unit()
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map identifier
-    }
-}
-
-struct Items<'v>(std::vec::IntoIter<Cow<'v, Value>>);
-
-impl<'de> SeqAccess<'de> for Items<'_> {
-    type Error = serde_json::Error;
-
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Self::Error> {
-        self.0
-            .next()
-            .map(|item| seed.deserialize(GoJson(item)))
-            .transpose()
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.0.len())
-    }
-}
-
-struct Entries<'v> {
-    entries: std::vec::IntoIter<(String, Cow<'v, Value>)>,
-    value: Option<Cow<'v, Value>>,
-}
-
-impl<'v> Entries<'v> {
-    fn new(entries: Vec<(String, Cow<'v, Value>)>) -> Self {
-        Self {
-            entries: entries.into_iter(),
-            value: None,
-        }
-    }
-}
-
-impl<'de> MapAccess<'de> for Entries<'_> {
-    type Error = serde_json::Error;
-
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Self::Error> {
-        let Some((key, value)) = self.entries.next() else {
-            return Ok(None);
-        };
-        self.value = Some(value);
-        seed.deserialize(key.into_deserializer()).map(Some)
-    }
-
-    fn next_value_seed<V: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: V,
-    ) -> Result<V::Value, Self::Error> {
-        let value = self
-            .value
-            .take()
-            .ok_or_else(|| de::Error::custom("a map value was asked for before its key"))?;
-        seed.deserialize(GoJson(value))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
-    }
 }
 
 #[cfg(test)]

@@ -201,7 +201,7 @@ impl<'de> Deserializer<'de> for Decoder<'_> {
 
 /// A list's items, and the index of the next.
 struct Items<'v> {
-    items: std::vec::IntoIter<Cow<'v, Value>>,
+    left: std::vec::IntoIter<Cow<'v, Value>>,
     next: usize,
     keys: KeyMatch,
 }
@@ -209,7 +209,7 @@ struct Items<'v> {
 impl<'v> Items<'v> {
     fn new(items: Vec<Cow<'v, Value>>, keys: KeyMatch) -> Self {
         Self {
-            items: items.into_iter(),
+            left: items.into_iter(),
             next: 0,
             keys,
         }
@@ -223,7 +223,7 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Self::Error> {
-        let Some(value) = self.items.next() else {
+        let Some(value) = self.left.next() else {
             return Ok(None);
         };
         let index = self.next;
@@ -235,13 +235,13 @@ impl<'de> SeqAccess<'de> for Items<'_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.items.len())
+        Some(self.left.len())
     }
 }
 
 /// An object's entries, and the one whose key was read last.
 struct Entries<'v> {
-    entries: std::vec::IntoIter<(Cow<'v, str>, Cow<'v, Value>)>,
+    left: std::vec::IntoIter<(Cow<'v, str>, Cow<'v, Value>)>,
     value: Option<(Cow<'v, str>, Cow<'v, Value>)>,
     keys: KeyMatch,
 }
@@ -249,7 +249,7 @@ struct Entries<'v> {
 impl<'v> Entries<'v> {
     fn new(entries: Vec<(Cow<'v, str>, Cow<'v, Value>)>, keys: KeyMatch) -> Self {
         Self {
-            entries: entries.into_iter(),
+            left: entries.into_iter(),
             value: None,
             keys,
         }
@@ -263,7 +263,7 @@ impl<'de> MapAccess<'de> for Entries<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
-        let Some((key, value)) = self.entries.next() else {
+        let Some((key, value)) = self.left.next() else {
             return Ok(None);
         };
         // An unknown field is named by its own key.
@@ -290,7 +290,7 @@ impl<'de> MapAccess<'de> for Entries<'_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
+        Some(self.left.len())
     }
 }
 

@@ -219,6 +219,6 @@ mod tests {
         let names: Vec<&str> = grouped.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(names, ["moon", "vsphere"]);
         let err = deserialize::<Platform>(&json!({"VPC": {"CIDR": 3}})).expect_err("a number");
-        assert_eq!(err.path().to_string(), "vpc.cidr");
+        assert_eq!(err.path(), "vpc.cidr");
     }
 }

@@ -3,8 +3,7 @@
 //! binary's build script; `--provider-dir` and `provider check` at run time).
 //!
 //! Modules, each using only those listed before it:
-//! * [`json_fields`], [`decode`], [`validate`], [`yaml`]: reading fields, decoding records with
-//!   the path of a bad field, checking names, YAML in and out;
+//! * [`json_fields`], [`validate`], [`yaml`]: reading fields, checking names, YAML in and out;
 //! * [`features`]: OpenShift's feature sets and gates, as tables;
 //! * [`script`]: the model of a container's shell script (the commands a CCM container runs);
 //! * [`provider_dir`]: reading a folder of provider files (no parsing);
@@ -13,7 +12,6 @@
 //! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.
 
 pub mod compiled;
-pub mod decode;
 pub mod features;
 pub mod json_fields;
 pub mod provider_dir;

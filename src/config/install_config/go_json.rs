@@ -14,14 +14,14 @@
 //! and map entries it does not name are kept), a later `null` resets a pointer, slice or map.
 //!
 //! [`deserialize`] decodes any serde type that way from a parsed document, through
-//! `ccm_catalogue::decode` with [`group`] as its key matching: every struct
+//! [`go_decoder`] with [`group`] as its key matching: every struct
 //! (`deserialize_struct`, which hands over serde's list of the struct's field names) sees its
 //! object's keys matched against those names, and one entry per field. Nothing is listed by
 //! hand per field. Maps (`deserialize_map`) keep their keys exactly, as Go's maps do. Types
 //! read through this module must not use `#[serde(flatten)]`: serde reads a flattened struct
 //! through a buffered map that bypasses `deserialize_struct`.
 
-use ccm_catalogue::decode::PathError;
+use super::go_decoder::{self, PathError};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -29,7 +29,7 @@ use std::borrow::Cow;
 /// Decodes `T` from `value` with the installer's key matching; the error carries the path of
 /// the field, named as the installer names it (its JSON name, whatever case the key was in).
 pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, PathError> {
-    ccm_catalogue::decode::from_value(value, group)
+    go_decoder::from_value(value, group)
 }
 
 /// Go's `foldName` of one character, for comparing with the ASCII JSON names of the

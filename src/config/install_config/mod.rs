@@ -18,6 +18,7 @@ mod cloud_provider_config;
 mod decode;
 pub mod facts;
 mod feature_gate;
+mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;
 mod infrastructure;

@@ -6,7 +6,8 @@
 //! The path is gathered on the way out of each map value and list item. Wrapping this decoder
 //! in `serde_path_to_error` as well, for every install-config type, took 90 KB of the shipped
 //! binary; records decoded with exact keys keep going through `serde_path_to_error` over
-//! serde_json's own `&Value` decoder ([`crate::json_fields::typed`]), which is smaller still.
+//! serde_json's own `&Value` decoder (`ccm_catalogue::json_fields::typed`), which is smaller
+//! still.
 
 use serde::Deserializer;
 use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};

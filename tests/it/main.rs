@@ -20,6 +20,7 @@ mod golden;
 mod ignition;
 mod image_references;
 mod install_config;
+mod install_config_accepts;
 mod layers;
 mod man;
 mod matrix;

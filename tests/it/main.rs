@@ -27,5 +27,6 @@ mod matrix;
 mod no_cryptography;
 mod properties;
 mod providers;
+mod real_install_configs;
 mod releases;
 mod schema;

@@ -97,12 +97,16 @@ fn assert_refused(run: &Run, wants: &[&str]) {
     );
 }
 
+/// `text` without the lines `keep` refuses.
+fn lines_kept(text: &str, keep: impl Fn(&str) -> bool) -> String {
+    text.lines()
+        .filter(|l| keep(l))
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}
+
 fn without_prism_element_name(text: &str) -> String {
-    let out: String = text
-        .lines()
-        .filter(|l| l.trim() != "name: pe-cluster")
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let out = lines_kept(text, |l| l.trim() != "name: pe-cluster");
     assert_ne!(out, text, "the case names its Prism Element");
     out
 }
@@ -148,14 +152,11 @@ fn nutanix_without_a_prism_element_name_cannot_emit_the_infrastructure_and_says_
 }
 
 fn without_feature_set(text: &str) -> String {
-    text.lines()
-        .filter(|l| {
-            !l.starts_with("featureSet:")
-                && !l.starts_with("featureGate:")
-                && !l.contains("VSphereHostVMGroupZonal=true")
-        })
-        .map(|l| format!("{l}\n"))
-        .collect()
+    lines_kept(text, |l| {
+        !l.starts_with("featureSet:")
+            && !l.starts_with("featureGate:")
+            && !l.contains("VSphereHostVMGroupZonal=true")
+    })
 }
 
 /// The rendered bootstrap cloud config, as YAML.

@@ -80,7 +80,12 @@ fn the_corpus_covers_every_platform_and_lists_every_file_once() {
     let on_disk: BTreeSet<String> = std::fs::read_dir(corpus())
         .expect("readable")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".yaml") && name != "expectations.yaml")
+        .filter(|name| {
+            std::path::Path::new(name)
+                .extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case("yaml"))
+                && name != "expectations.yaml"
+        })
         .collect();
     assert_eq!(listed, on_disk);
     let sources = std::fs::read_to_string(corpus().join("SOURCES.md")).expect("readable");

@@ -367,6 +367,49 @@ mod tests {
     }
 
     #[test]
+    fn host_group_zone_types_follow_the_installers_rules() {
+        let fd = |region: &str, zone: &str, host_group: &str| {
+            let mut fd = VSphereFailureDomain {
+                region_type: region.into(),
+                zone_type: zone.into(),
+                ..VSphereFailureDomain::default()
+            };
+            fd.topology.host_group = host_group.into();
+            check_zone_types(&fd, "fd").map_err(|e| e.to_string())
+        };
+        assert_eq!(fd("", "", ""), Ok(()));
+        assert_eq!(fd("Datacenter", "ComputeCluster", ""), Ok(()));
+        assert_eq!(fd("ComputeCluster", "HostGroup", "hg"), Ok(()));
+        // A host group without a HostGroup zone passes here; its gate is checked later.
+        assert_eq!(fd("", "", "hg"), Ok(()));
+        for (region, zone, host_group, want) in [
+            ("", "HostGroup", "hg", "fd.regionType: must specify"),
+            ("ComputeCluster", "", "hg", "fd.zoneType: must specify"),
+            (
+                "HostGroup",
+                "HostGroup",
+                "hg",
+                "fd.regionType: \"HostGroup\"",
+            ),
+            (
+                "ComputeCluster",
+                "HostGroup",
+                "",
+                "fd.topology.hostGroup: must not be empty",
+            ),
+            (
+                "ComputeCluster",
+                "ComputeCluster",
+                "",
+                "fd.zoneType: \"ComputeCluster\"",
+            ),
+        ] {
+            let err = fd(region, zone, host_group).expect_err(want);
+            assert!(err.starts_with(want), "{err}");
+        }
+    }
+
+    #[test]
     fn given_vcenters_win_over_the_legacy_fields() {
         let (p, notes) = converted(&json!({
             "vCenter": "old", "datacenter": "DCX",

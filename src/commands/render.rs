@@ -38,6 +38,7 @@ pub fn input_files(args: &RenderArgs) -> InputFiles {
             infrastructure_name: args.infrastructure_name.clone(),
             ibm_instance_crn: args.ibm_instance_crn.clone(),
             cloud_config_given: args.cloud_config.is_some(),
+            emit_infrastructure: args.emit_infrastructure.is_some(),
             facts: crate::config::install_config::facts::PlatformFacts::default(),
         },
         fact_flags: crate::config::install_config::facts::FactFlags {

@@ -31,7 +31,7 @@ const CONFORMANCE_IMAGES: &str = "conformance/images.json";
 /// A CIS instance CRN in the account of the IBM Cloud and PowerVS conformance clusters.
 const CRN: &str = "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:5d6a7ad2-4f0c-4d7b-9a1e-6c1c7b1d2e3f::";
 
-const CASES: [Case; 16] = [
+const CASES: [Case; 17] = [
     case("aws", None, false, &[]),
     case("azure", Some("azure"), false, &[]),
     case(
@@ -72,6 +72,8 @@ const CASES: [Case; 16] = [
     case("vsphere", None, false, &[]),
     case("vsphere-legacy", None, false, &[]),
     case("vsphere-dualstack", None, false, &[]),
+    // Host-group zones (zoneType HostGroup), as openshift-docs writes them.
+    case("vsphere-hostgroups", None, false, &[]),
     case("nutanix", None, false, &[]),
     Case {
         infra_name: "sno-abcde",
@@ -1658,7 +1660,12 @@ fn feature_set_in_the_install_config_renders_what_the_feature_gate_flag_renders(
     let gate = s(&gate);
     for c in &CASES {
         let text = std::fs::read_to_string(case_file(c.dir, "install-config.yaml")).expect("read");
-        let with_set = format!("{text}\nfeatureSet: TechPreviewNoUpgrade\n");
+        // The host-group case carries the set already (its zones need it).
+        let with_set = if text.contains("\nfeatureSet: TechPreviewNoUpgrade\n") {
+            text.clone()
+        } else {
+            format!("{text}\nfeatureSet: TechPreviewNoUpgrade\n")
+        };
         for release in &releases {
             let (code_a, err_a, _, tree_a) =
                 render_case_text(c, &with_set, &["--release", release]);

@@ -170,7 +170,7 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
         }
         Platform::Nutanix(p) => {
             let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips));
-            ("Nutanix", Some(nutanix_spec(p)?), status)
+            ("Nutanix", Some(nutanix_spec(p)), status)
         }
     })
 }
@@ -290,6 +290,25 @@ fn required_crn<'a>(crn: Option<&'a str>, publish: &str, key: &str) -> Result<&'
     })
 }
 
+/// What `--emit-infrastructure` needs beyond what the render needs: the fields of the
+/// Infrastructure the installer looks up online and nothing rendered reads. Today one: the
+/// Nutanix Prism Element's name (`platform.nutanix.prismElements[].name` is optional for the
+/// installer, `pkg/types/nutanix/validation/platform.go` checks only the UUID, endpoint address
+/// and port, and `GetInfrastructureNutanixPlatformSpec` looks the name up by UUID when it is
+/// empty).
+pub fn check_emittable(ic: &InstallConfig) -> Result<()> {
+    if let Platform::Nutanix(p) = &ic.platform
+        && p.prism_elements
+            .first()
+            .is_some_and(|pe| pe.name.is_empty())
+    {
+        bail!(
+            "platform.nutanix.prismElements[0].name: --emit-infrastructure writes it as the Infrastructure's spec.platformSpec.nutanix.prismElements[0].name, which the installer looks up in Prism Central by the Prism Element's UUID and ccm-render cannot (it is offline); write the Prism Element's name in the install-config, or leave out --emit-infrastructure (the render does not use it)"
+        );
+    }
+    Ok(())
+}
+
 /// Checks a CRN given on the command line (`crn:v1:…`, no characters that could leave the
 /// YAML string).
 pub fn check_crn(crn: &str) -> Result<()> {
@@ -355,7 +374,8 @@ fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
     (spec, status)
 }
 
-/// `vsphere.GetInfraPlatformSpec`.
+/// `vsphere.GetInfraPlatformSpec` (installer `pkg/asset/manifests/vsphere/infrastructure.go`
+/// @006d4573).
 fn vsphere_spec(
     ic: &InstallConfig,
     p: &super::VSphere,
@@ -375,39 +395,7 @@ fn vsphere_spec(
             !fd.topology.compute_cluster.is_empty()
                 && fd.topology.networks.first().is_some_and(|n| !n.is_empty())
         })
-        .map(|fd| {
-            let t = &fd.topology;
-            let template = if t.template.is_empty() {
-                format!(
-                    "/{}/vm/{infra_id}-rhcos-{}-{}",
-                    t.datacenter, fd.region, fd.zone
-                )
-            } else {
-                t.template.clone()
-            };
-            let mut topology = Map::new();
-            for (k, v) in [
-                ("datacenter", &t.datacenter),
-                ("computeCluster", &t.compute_cluster),
-                ("datastore", &t.datastore),
-                ("resourcePool", &t.resource_pool),
-                ("folder", &t.folder),
-                ("template", &template),
-            ] {
-                // VSpherePlatformTopology: resourcePool, folder and template are omitempty.
-                if !v.is_empty() || matches!(k, "datacenter" | "computeCluster" | "datastore") {
-                    topology.insert(k.into(), json!(v));
-                }
-            }
-            topology.insert("networks".into(), json!(t.networks));
-            json!({
-                "name": fd.name,
-                "region": fd.region,
-                "zone": fd.zone,
-                "server": fd.server,
-                "topology": topology,
-            })
-        })
+        .map(|fd| vsphere_failure_domain(fd, infra_id))
         .collect();
     let mut networks: Vec<String> = machine_networks.to_vec();
     for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
@@ -438,14 +426,60 @@ fn vsphere_spec(
     spec
 }
 
-/// `nutanix.GetInfrastructureNutanixPlatformSpec`.
-fn nutanix_spec(p: &super::Nutanix) -> Result<Value> {
-    let pe = &p.prism_elements[0];
-    if pe.name.is_empty() {
-        bail!(
-            "platform.nutanix.prismElements[0].name: required by ccm-render (without it the installer looks the name up in Prism Central by UUID, which an offline tool cannot)"
-        );
+/// One failure domain of `GetInfraPlatformSpec`. The template defaults to
+/// `/<datacenter>/vm/<infraID>-rhcos-<name>` (`utils.GenerateVSphereTemplateName`,
+/// `pkg/utils/vmware.go` @47812b1e). A `zoneType: HostGroup` failure domain (its gate
+/// `VSphereHostVMGroupZonal` on, which the release check makes sure of) gets
+/// `regionAffinity.type` from `regionType` and `zoneAffinity` `HostGroup` with the install-config's
+/// host group and the VM group and VM-host rule the installer creates, both named
+/// `<infraID>-<name>`.
+fn vsphere_failure_domain(fd: &super::types::VSphereFailureDomain, infra_id: &str) -> Value {
+    let t = &fd.topology;
+    let template = if t.template.is_empty() {
+        format!("/{}/vm/{infra_id}-rhcos-{}", t.datacenter, fd.name)
+    } else {
+        t.template.clone()
+    };
+    let mut topology = Map::new();
+    for (k, v) in [
+        ("datacenter", &t.datacenter),
+        ("computeCluster", &t.compute_cluster),
+        ("datastore", &t.datastore),
+        ("resourcePool", &t.resource_pool),
+        ("folder", &t.folder),
+        ("template", &template),
+    ] {
+        // VSpherePlatformTopology: resourcePool, folder and template are omitempty.
+        if !v.is_empty() || matches!(k, "datacenter" | "computeCluster" | "datastore") {
+            topology.insert(k.into(), json!(v));
+        }
     }
+    topology.insert("networks".into(), json!(t.networks));
+    let mut spec = json!({
+        "name": fd.name,
+        "region": fd.region,
+        "zone": fd.zone,
+        "server": fd.server,
+        "topology": topology,
+    });
+    if fd.zone_type == super::vsphere::HOST_GROUP {
+        let vm_group = format!("{infra_id}-{}", fd.name);
+        spec["regionAffinity"] = json!({"type": fd.region_type});
+        spec["zoneAffinity"] = json!({
+            "type": fd.zone_type,
+            "hostGroup": {"hostGroup": t.host_group, "vmGroup": vm_group, "vmHostRule": vm_group},
+        });
+    }
+    spec
+}
+
+/// `nutanix.GetInfrastructureNutanixPlatformSpec` (installer
+/// `pkg/asset/manifests/nutanix/infrastructure.go`): the first Prism Element's name, endpoint
+/// address and port. Without a name in the install-config the installer asks Prism Central for
+/// the Prism Element with that UUID; the name stays empty here, since nothing ccm-render
+/// renders reads it, and [`check_emittable`] refuses to write such an Infrastructure.
+fn nutanix_spec(p: &super::Nutanix) -> Value {
+    let pe = &p.prism_elements[0];
     let mut spec = json!({
         "prismCentral": {"address": p.prism_central.endpoint.address, "port": p.prism_central.endpoint.port},
         "prismElements": [{"name": pe.name, "endpoint": {"address": pe.endpoint.address, "port": pe.endpoint.port}}],
@@ -464,5 +498,5 @@ fn nutanix_spec(p: &super::Nutanix) -> Result<Value> {
     if !failure_domains.is_empty() {
         spec["failureDomains"] = json!(failure_domains);
     }
-    Ok(spec)
+    spec
 }

@@ -31,7 +31,7 @@ mod vsphere;
 pub use checked::InstallConfig;
 pub use decode::PLATFORMS;
 pub use infrastructure::check_crn;
-pub use platform::Platform;
+pub use platform::{Gated, Platform};
 mod proxy;
 mod types;
 
@@ -59,6 +59,9 @@ pub struct Options {
     pub ibm_instance_crn: Option<String>,
     /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
     pub cloud_config_given: bool,
+    /// Whether `--emit-infrastructure` writes the derived objects (then the fields only they
+    /// carry are required too: [`infrastructure::check_emittable`]).
+    pub emit_infrastructure: bool,
     /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
     /// credentials or the cloud for the cloud provider config.
     pub facts: facts::PlatformFacts,
@@ -80,6 +83,9 @@ pub struct Derived {
     pub feature_gate: Value,
     /// How the install-config names its feature set, for messages.
     pub feature_set: String,
+    /// The fields whose feature gate depends on the release, for the check against the
+    /// install-config's feature set at the release in force.
+    pub gated: Vec<Gated>,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
     pub notes: Vec<String>,
@@ -268,6 +274,9 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         notes.extend(derive_notes);
         config_map
     };
+    if options.emit_infrastructure {
+        infrastructure::check_emittable(ic)?;
+    }
     let writes_cloud_config = cloud_provider_config::installer_writes_one(&ic.platform);
     let infrastructure = sort_keys(infrastructure::derive(
         ic,
@@ -291,6 +300,7 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         network: sort_keys(network::derive(&ic.networks)),
         feature_gate: sort_keys(ic.features.manifest()),
         feature_set: ic.features.describe(),
+        gated: platform::release_gated(&ic.platform),
         notes,
     })
 }

@@ -433,6 +433,10 @@ pub struct VSphereFailureDomain {
     pub zone: String,
     #[serde(default, deserialize_with = "nullable")]
     pub server: String,
+    /// `Datacenter` (the default) or `ComputeCluster` (host-group zones).
+    #[serde(default, deserialize_with = "nullable")]
+    pub region_type: String,
+    /// `ComputeCluster` (the default) or `HostGroup`.
     #[serde(default, deserialize_with = "nullable")]
     pub zone_type: String,
     #[serde(default, deserialize_with = "nullable")]
@@ -456,6 +460,9 @@ pub struct VSphereTopology {
     pub folder: String,
     #[serde(default, deserialize_with = "nullable")]
     pub template: String,
+    /// The vCenter host group of a `zoneType: HostGroup` failure domain.
+    #[serde(default, deserialize_with = "nullable")]
+    pub host_group: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -199,11 +199,7 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
     }
     let generated = p.failure_domains.len() == 1 && p.failure_domains[0].name == GENERATED_NAME;
     for (i, fd) in p.failure_domains.iter().enumerate() {
-        if fd.zone_type == "HostGroup" {
-            bail!(
-                "{at}.failureDomains[{i}].zoneType: HostGroup failure domains are not supported by ccm-render"
-            );
-        }
+        check_zone_types(fd, &format!("{at}.failureDomains[{i}]"))?;
         if fd.topology.datacenter.is_empty() {
             if generated {
                 bail!("{at}.datacenter: must specify the datacenter");
@@ -215,6 +211,39 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
         }
     }
     super::vips::vips(&mut p.vips, at, false)
+}
+
+/// `zoneType: HostGroup`: a zone made of a vCenter host group inside one compute cluster, the
+/// region being the compute cluster (`regionType: ComputeCluster`); gated by
+/// `VSphereHostVMGroupZonal` (`platform::release_gated`).
+pub const HOST_GROUP: &str = "HostGroup";
+
+/// The region and zone types as installer `pkg/types/vsphere/validation/platform.go`
+/// (`validateFailureDomains`) checks them, in its order: both or neither, no `HostGroup`
+/// region, a host group for a `HostGroup` zone, and a `ComputeCluster` region only with a
+/// `HostGroup` zone. Other values pass, as there (the installer checks no list of types).
+fn check_zone_types(fd: &VSphereFailureDomain, here: &str) -> Result<()> {
+    let (region, zone) = (fd.region_type.as_str(), fd.zone_type.as_str());
+    if region.is_empty() && !zone.is_empty() {
+        bail!("{here}.regionType: must specify regionType if zoneType is defined");
+    }
+    if !region.is_empty() && zone.is_empty() {
+        bail!("{here}.zoneType: must specify zoneType if regionType is defined");
+    }
+    if region == HOST_GROUP {
+        bail!(
+            "{here}.regionType: \"HostGroup\": region type cannot be used for host group failure domains"
+        );
+    }
+    if zone == HOST_GROUP && fd.topology.host_group.is_empty() {
+        bail!("{here}.topology.hostGroup: must not be empty if zoneType is HostGroup");
+    }
+    if region == "ComputeCluster" && zone != HOST_GROUP {
+        bail!(
+            "{here}.zoneType: {zone:?}: zoneType must be HostGroup when regionType is ComputeCluster"
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -335,6 +364,49 @@ mod tests {
             e.starts_with("platform.vsphere.failureDomains: required"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn host_group_zone_types_follow_the_installers_rules() {
+        let fd = |region: &str, zone: &str, host_group: &str| {
+            let mut fd = VSphereFailureDomain {
+                region_type: region.into(),
+                zone_type: zone.into(),
+                ..VSphereFailureDomain::default()
+            };
+            fd.topology.host_group = host_group.into();
+            check_zone_types(&fd, "fd").map_err(|e| e.to_string())
+        };
+        assert_eq!(fd("", "", ""), Ok(()));
+        assert_eq!(fd("Datacenter", "ComputeCluster", ""), Ok(()));
+        assert_eq!(fd("ComputeCluster", "HostGroup", "hg"), Ok(()));
+        // A host group without a HostGroup zone passes here; its gate is checked later.
+        assert_eq!(fd("", "", "hg"), Ok(()));
+        for (region, zone, host_group, want) in [
+            ("", "HostGroup", "hg", "fd.regionType: must specify"),
+            ("ComputeCluster", "", "hg", "fd.zoneType: must specify"),
+            (
+                "HostGroup",
+                "HostGroup",
+                "hg",
+                "fd.regionType: \"HostGroup\"",
+            ),
+            (
+                "ComputeCluster",
+                "HostGroup",
+                "",
+                "fd.topology.hostGroup: must not be empty",
+            ),
+            (
+                "ComputeCluster",
+                "ComputeCluster",
+                "",
+                "fd.zoneType: \"ComputeCluster\"",
+            ),
+        ] {
+            let err = fd(region, zone, host_group).expect_err(want);
+            assert!(err.starts_with(want), "{err}");
+        }
     }
 
     #[test]

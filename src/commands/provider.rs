@@ -44,8 +44,7 @@ pub fn new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
         anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");
     }
     let tree = crate::commands::scaffold::tree(name, dest.as_str())?;
-    // No lock file: it would be read as a file of the provider.
-    let folder = crate::output::Dest::open_unlocked(&dest)?;
+    let folder = crate::output::Dest::open(&dest)?;
     folder.apply(&folder.plan(&tree, false)?)?;
     eprintln!(
         "ccm-render: wrote provider {name} in {dest}; edit it, then: ccm-render provider check {dest}"

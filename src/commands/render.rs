@@ -103,7 +103,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
             &cfg.release.name,
         );
     }
-    // A render that changes nothing writes nothing, not even a lock file. A --dest-dir that
+    // A render that changes nothing writes nothing. A --dest-dir that
     // does not exist is written whole. Otherwise it is locked and repaired (src/output/mod.rs),
     // and planned again under the lock: that plan is what --output json reports.
     let update = match &args.dest_dir {

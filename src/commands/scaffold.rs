@@ -1,7 +1,7 @@
 //! `ccm-render provider new NAME`: a complete provider folder for platform External, ready to
 //! check and render, for a cloud vendor to adapt without touching Rust.
 //!
-//! The files are the templates under `src/scaffold/`, with the provider's name filled in. The
+//! The files are the templates under `src/commands/scaffold/`, with the provider's name filled in. The
 //! result is parsed with [`ccm_catalogue::providers::parse`] before anything is written, so `provider
 //! new` can never write a folder that `provider check` refuses.
 //!

@@ -36,7 +36,7 @@ use std::collections::BTreeSet;
 #[derive(Debug)]
 pub struct Dest {
     path: Utf8PathBuf,
-    _lock: Option<DirLock>,
+    _lock: DirLock,
     repaired: Leftovers,
 }
 
@@ -50,18 +50,6 @@ impl Dest {
         if let Some(parent) = durable::parent_of(path) {
             super::fresh::remove_abandoned(parent);
         }
-        Self::repair(path, Some(lock))
-    }
-
-    /// [`Dest::open`] without a lock file: for a folder that only this run writes and that must
-    /// not keep a file of ccm-render's (`provider new`, which refuses a folder that is not empty).
-    pub fn open_unlocked(path: &Utf8Path) -> Result<Self> {
-        check_dest(path)?;
-        create_root(path)?;
-        Self::repair(path, None)
-    }
-
-    fn repair(path: &Utf8Path, lock: Option<DirLock>) -> Result<Self> {
         let repaired = recover::recover(path)?;
         Ok(Self {
             path: path.to_owned(),

@@ -2,10 +2,11 @@
 //! is written whole: the tree is built in a staging folder beside it and renamed into place in
 //! one step, so the directory appears complete or not at all.
 //!
-//! Nobody can read or write a directory before it exists, so this needs no lock, no journal and
-//! no rename per file: a fresh Azure render makes 143 system calls instead of the locked
-//! update's 221 (`.ccm-render.lock`, the journal, sixteen renames), about 6% of its time
-//! (interleaved A/B runs). The rename is `renameat2(RENAME_NOREPLACE)`: when another run made the directory meanwhile it
+//! Nobody can read or write a directory before it exists, so this needs no journal and no
+//! rename per file: a fresh Azure render makes 143 system calls instead of the locked update's
+//! 221 (the lock, the journal, sixteen renames), about 6% of its time (interleaved A/B runs).
+//! The writer's `flock` of the staging folder is the directory's lock (`lock.rs`) once renamed,
+//! so a `--check` that finds the new directory waits until its writer is done. The rename is `renameat2(RENAME_NOREPLACE)`: when another run made the directory meanwhile it
 //! fails, the staging folder is removed, and the render updates that directory as any other
 //! run would (under its lock, `apply.rs`). So does a filesystem without `RENAME_NOREPLACE`.
 //!
@@ -13,6 +14,12 @@
 //! its creation to its rename. A run killed while building one leaves it beside `--dest-dir`;
 //! the next run that writes there (into a new directory, or any `--dest-dir` of the same
 //! parent) removes those whose lock is free, so that no staging folder outlives the next run.
+//!
+//! A staging folder exists for an instant before its writer locks it, and a run writing beside
+//! it (another `matrix` case, another render into the same parent) may remove it then, as it
+//! would a killed run's. Its writer sees that (the folder gone, or locked by the remover) and
+//! makes another, up to [`STAGING_TRIES`] times, rather than taking the slower locked update:
+//! either way the directory ends up the same, and holds nothing but the render.
 
 use super::durable::{self, Flush};
 use super::failpoint;
@@ -77,6 +84,10 @@ fn split(dest: &Utf8Path) -> Option<(Utf8PathBuf, Utf8PathBuf)> {
     Some((parent, target.to_owned()))
 }
 
+/// How many staging folders a run makes when runs writing beside it remove them before it can
+/// lock them.
+const STAGING_TRIES: usize = 8;
+
 /// A staging folder, locked by this run; removed when dropped unless renamed into place.
 struct Staging {
     /// Removes the folder when dropped (before `handle` closes, so under the lock); None once
@@ -87,10 +98,31 @@ struct Staging {
     handle: std::fs::File,
 }
 
+/// What one try at making a staging folder gave.
+enum Made {
+    Locked(Staging),
+    /// Made, then removed by another run's clean-up before this run locked it.
+    Lost,
+    /// Not made: the parent cannot hold it.
+    Failed,
+}
+
 impl Staging {
-    /// A new staging folder in `parent`, locked; None when it cannot be made or a clean-up of
-    /// another run removed it before this run locked it.
+    /// A new staging folder in `parent`, locked; None when it cannot be made, or when a clean-up
+    /// of another run removed every one this run made before this run could lock it.
     fn new(parent: &Utf8Path) -> Result<Option<Self>> {
+        for _ in 0..STAGING_TRIES {
+            match Self::try_new(parent)? {
+                Made::Locked(staging) => return Ok(Some(staging)),
+                Made::Lost => {}
+                Made::Failed => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// One try at [`Staging::new`].
+    fn try_new(parent: &Utf8Path) -> Result<Made> {
         let mut builder = tempfile::Builder::new();
         // 0777 less the umask, as `mkdir` gives the directory the locked update creates.
         builder
@@ -98,19 +130,19 @@ impl Staging {
             .rand_bytes(durable::RANDOM_LEN)
             .permissions(std::fs::Permissions::from_mode(0o777));
         let Ok(dir) = builder.tempdir_in(parent) else {
-            return Ok(None);
+            return Ok(Made::Failed);
         };
         let path = Utf8PathBuf::from_path_buf(dir.path().to_path_buf())
             .map_err(|path| anyhow!("--dest-dir: {} is not UTF-8", path.display()))?;
-        // Locked, and still the folder this run made (see durable::still_at); otherwise the
-        // locked update takes over.
+        // Locked, and still the folder this run made (see durable::still_at); otherwise a
+        // clean-up removed it (dropping `dir` removes what is left of it).
         let Ok(handle) = std::fs::File::open(&path) else {
-            return Ok(None);
+            return Ok(Made::Lost);
         };
         if handle.try_lock().is_err() || !durable::still_at(&handle, &path) {
-            return Ok(None);
+            return Ok(Made::Lost);
         }
-        Ok(Some(Self {
+        Ok(Made::Locked(Self {
             dir: Some(dir),
             path,
             handle,

@@ -1,22 +1,31 @@
-//! Runs on one `--dest-dir` take turns: a render holds an exclusive `flock(2)` on
-//! [`names::LOCK`] from before its repair of a crashed run until its update is done, and a
+//! Runs on one `--dest-dir` take turns: a render holds an exclusive `flock(2)` on the directory
+//! itself from before its repair of a crashed run until its update is done, and a
 //! `--check`/`--diff` holds a shared one while it reads, so it never reads an update half done.
+//!
+//! The lock is taken on the directory, not on a file in it, so that `--dest-dir` holds the
+//! render and nothing else: a tree that a person diffs or adds to git (a `matrix`, whose case
+//! folders are written by threads that race each other) is the same whichever way each folder
+//! was written. A directory written whole (`fresh.rs`) is locked from its first instant: its
+//! writer holds the `flock` of the staging folder, which is the directory once renamed. A run
+//! that finds, once it holds the lock, that another directory has taken the path meanwhile
+//! (`rm -rf` and a new render) locks the one now there.
 //!
 //! `flock` comes from the standard library (`File::lock`, stable since Rust 1.89, the crate's
 //! minimum): the kernel drops it when its holder dies, so a SIGKILL never leaves the directory
-//! locked, and no crate is needed. The lock file is never removed: removing it would let a run
-//! lock a file that another run has already replaced. It stays empty except while a render holds
-//! it, when it holds `pid <N>` so that a run that gives up can name the holder.
+//! locked, and no crate is needed. A run that gives up names the holder as the kernel lists it
+//! in `/proc/locks`.
+//!
+//! Releases before this one locked a file in the directory, [`names::LEGACY_LOCK`], and left it
+//! there; a render that writes removes it.
 //!
 //! A run waits at most [`DEFAULT_TIMEOUT`], or the seconds in the environment variable
 //! [`TIMEOUT_VAR`], then exits 2 naming the directory and the holder.
 
 use super::names;
 use anyhow::{Result, anyhow, bail};
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8Path;
+use rustix::fs::{Mode, OFlags};
 use std::fs::TryLockError;
-use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::time::{Duration, Instant};
 
 /// How long a run waits for the lock by default.
@@ -26,77 +35,82 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// (a decimal number such as `5` or `0.5`; `0` gives up at once).
 pub const TIMEOUT_VAR: &str = "CCM_RENDER_LOCK_TIMEOUT";
 
+/// How many times a run locks the directory at the path again after finding it replaced.
+const REPLACED_TRIES: usize = 8;
+
 /// A held lock on a directory, released when dropped (or when the process ends).
 #[derive(Debug)]
 pub(super) struct DirLock {
-    file: std::fs::File,
-    /// Whether this run wrote its pid into the lock file (and empties it on release).
-    wrote_pid: bool,
+    _dir: std::fs::File,
+}
+
+/// Which lock a run takes.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Exclusive,
+    Shared,
 }
 
 impl DirLock {
-    /// Takes the exclusive lock of `dest`, creating the lock file if needed.
+    /// Takes the exclusive lock of `dest`, which exists, and removes a lock file that an older
+    /// release left in it.
     pub(super) fn exclusive(dest: &Utf8Path) -> Result<Self> {
-        let path = names::join(dest, names::LOCK);
-        let timeout = timeout()?;
-        let mut options = std::fs::OpenOptions::new();
-        options.read(true).write(true).create(true).mode(0o644);
-        let (file, writable) = match options.open(&path) {
-            Ok(file) => (file, true),
-            // Someone else's lock file in a directory this run may still write to: flock does
-            // not need write access.
-            Err(err) if err.kind() == std::io::ErrorKind::PermissionDenied && path.is_file() => {
-                let file = std::fs::File::open(&path)
-                    .map_err(|err| anyhow!("--dest-dir {dest}: opening {path}: {err}"))?;
-                (file, false)
-            }
-            Err(err) => bail!("--dest-dir {dest}: creating the lock file {path}: {err}"),
-        };
-        wait(dest, &path, timeout, || file.try_lock())?;
-        let mut lock = Self {
-            file,
-            wrote_pid: false,
-        };
-        if writable {
-            // Best effort: the pid only makes a message better.
-            let pid = format!("pid {}\n", std::process::id());
-            lock.wrote_pid =
-                lock.file.set_len(0).is_ok() && (&lock.file).write_all(pid.as_bytes()).is_ok();
+        let lock = take(dest, Kind::Exclusive)?.ok_or_else(|| {
+            anyhow!("--dest-dir {dest}: removed by another program while this run waited for it")
+        })?;
+        let legacy = names::join(dest, names::LEGACY_LOCK);
+        if std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
+            // Best effort: the file locks nothing any more.
+            let _ = std::fs::remove_file(&legacy);
         }
         Ok(lock)
     }
 
-    /// Takes a shared lock of `dest` when it has a lock file, without creating or writing
-    /// anything; None when there is no lock file (no render ever ran there with a lock).
+    /// Takes a shared lock of `dest` when it exists, without creating or writing anything;
+    /// None when it does not exist.
     pub(super) fn shared_if_present(dest: &Utf8Path) -> Result<Option<Self>> {
-        let path = names::join(dest, names::LOCK);
-        let file = match std::fs::File::open(&path) {
-            Ok(file) => file,
-            Err(err) if super::fs::missing(&err) => return Ok(None),
-            Err(err) => bail!("--dest-dir {dest}: opening {path}: {err}"),
-        };
-        wait(dest, &path, timeout()?, || file.try_lock_shared())?;
-        Ok(Some(Self {
-            file,
-            wrote_pid: false,
-        }))
+        take(dest, Kind::Shared)
     }
 }
 
-impl Drop for DirLock {
-    fn drop(&mut self) {
-        if self.wrote_pid {
-            // Empty again, so that a lock file with a pid always means a holder or a crash.
-            let _ = self.file.set_len(0);
+/// Locks the directory at `dest` as `kind` says, waiting as [`wait`] does; None when there is
+/// no directory there.
+fn take(dest: &Utf8Path, kind: Kind) -> Result<Option<DirLock>> {
+    let timeout = timeout()?;
+    for _ in 0..REPLACED_TRIES {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let dir = match rustix::fs::open(dest.as_str(), flags, Mode::empty()) {
+            Ok(fd) => std::fs::File::from(fd),
+            Err(rustix::io::Errno::NOENT) => return Ok(None),
+            Err(err) => bail!(
+                "--dest-dir {dest}: opening it to lock it: {}",
+                std::io::Error::from(err)
+            ),
+        };
+        wait(dest, &dir, timeout, || match kind {
+            Kind::Exclusive => dir.try_lock(),
+            Kind::Shared => dir.try_lock_shared(),
+        })?;
+        // Still the directory at the path (followed: a link to it is the user's choice).
+        if same_file(&dir, dest) {
+            return Ok(Some(DirLock { _dir: dir }));
         }
-        let _ = self.file.unlock();
     }
+    bail!("--dest-dir {dest}: replaced by another program each time this run locked it")
+}
+
+/// Whether `path`, followed, is the file `handle` has open.
+fn same_file(handle: &std::fs::File, path: &Utf8Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let ours = handle.metadata().map(|m| (m.dev(), m.ino()));
+    let there = std::fs::metadata(path).map(|m| (m.dev(), m.ino()));
+    matches!((ours, there), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Calls `try_lock` until it succeeds or `timeout` passes.
 fn wait(
     dest: &Utf8Path,
-    path: &Utf8PathBuf,
+    dir: &std::fs::File,
     timeout: Duration,
     try_lock: impl Fn() -> Result<(), TryLockError>,
 ) -> Result<()> {
@@ -106,13 +120,13 @@ fn wait(
         match try_lock() {
             Ok(()) => return Ok(()),
             Err(TryLockError::WouldBlock) => {}
-            Err(TryLockError::Error(err)) => bail!("--dest-dir {dest}: locking {path}: {err}"),
+            Err(TryLockError::Error(err)) => bail!("--dest-dir {dest}: locking it: {err}"),
         }
         let waited = start.elapsed();
         if waited >= timeout {
             bail!(
-                "--dest-dir {dest}: another run holds {path} ({}); gave up after {:.1} s (set {TIMEOUT_VAR} to wait longer)",
-                holder(path),
+                "--dest-dir {dest}: another run holds its lock ({}); gave up after {:.1} s (set {TIMEOUT_VAR} to wait longer)",
+                holder(dir),
                 waited.as_secs_f64()
             );
         }
@@ -121,15 +135,47 @@ fn wait(
     }
 }
 
-/// Who holds the lock, as its lock file says.
-fn holder(path: &Utf8Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    match text.trim().strip_prefix("pid ") {
-        Some(pid) if !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) => {
-            format!("a render, pid {pid}")
+/// Who holds the lock of the directory `dir` has open, as `/proc/locks` says.
+fn holder(dir: &std::fs::File) -> String {
+    use std::os::unix::fs::MetadataExt as _;
+    let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+    dir.metadata()
+        .ok()
+        .and_then(|meta| holder_in(&locks, meta.dev(), meta.ino()))
+        .unwrap_or_else(|| "its pid not known".to_string())
+}
+
+/// The first holder of a `flock` on the file `dev`/`ino` in `locks`, the text of
+/// `/proc/locks`: `1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234 0 EOF` (device numbers in hex, the
+/// inode in decimal; a waiter's line has `->` after the number and is skipped). The kernel lists
+/// the device of the filesystem, which on some (btrfs subvolumes) is not the one `stat` gives:
+/// the inode alone then decides.
+fn holder_in(locks: &str, dev: u64, ino: u64) -> Option<String> {
+    let device = format!(
+        "{:02x}:{:02x}",
+        rustix::fs::major(dev),
+        rustix::fs::minor(dev)
+    );
+    let inode = format!(":{ino}");
+    let mut same_inode = None;
+    for line in locks.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [_, "FLOCK", _, kind, pid, file, ..] = fields[..] else {
+            continue;
+        };
+        if !file.ends_with(&inode) || pid == "0" || !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
         }
-        _ => "a --check or --diff, or a render starting".to_string(),
+        let who = match kind {
+            "WRITE" => format!("a render, pid {pid}"),
+            _ => format!("a --check or --diff, pid {pid}"),
+        };
+        if file.strip_suffix(&inode) == Some(device.as_str()) {
+            return Some(who);
+        }
+        same_inode.get_or_insert(who);
     }
+    same_inode
 }
 
 /// The wait from [`TIMEOUT_VAR`], or [`DEFAULT_TIMEOUT`].
@@ -159,37 +205,68 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let dest = Utf8Path::from_path(dir.path()).expect("utf8");
         let held = DirLock::exclusive(dest).expect("first");
-        // A second open file description of the same file: flock treats it as another holder.
-        let other = std::fs::File::open(dest.join(names::LOCK)).expect("open");
+        // A second open file description of the same directory: flock treats it as another
+        // holder.
+        let other = std::fs::File::open(dest).expect("open");
         let start = Instant::now();
-        let err = wait(
-            dest,
-            &dest.join(names::LOCK),
-            Duration::from_millis(50),
-            || other.try_lock(),
-        )
-        .expect_err("held");
+        let err =
+            wait(dest, &other, Duration::from_millis(50), || other.try_lock()).expect_err("held");
         assert!(start.elapsed() >= Duration::from_millis(50));
         let message = err.to_string();
         assert!(
-            message.contains(&format!("pid {}", std::process::id())),
+            message.contains(&format!("a render, pid {}", std::process::id())),
             "{message}"
         );
         assert!(message.contains(dest.as_str()), "{message}");
         drop(held);
-        assert_eq!(
-            std::fs::read(dest.join(names::LOCK)).expect("kept").len(),
-            0,
-            "emptied on release"
-        );
         other.try_lock().expect("free again");
+        assert_eq!(
+            std::fs::read_dir(dest).expect("lists").count(),
+            0,
+            "no file made"
+        );
     }
 
     #[test]
-    fn shared_locks_create_nothing() {
+    fn a_lock_file_of_an_older_release_goes_and_shared_locks_create_nothing() {
         let dir = tempfile::tempdir().expect("tempdir");
         let dest = Utf8Path::from_path(dir.path()).expect("utf8");
-        assert!(DirLock::shared_if_present(dest).expect("ok").is_none());
-        assert!(!dest.join(names::LOCK).exists());
+        let missing = dest.join("missing");
+        assert!(DirLock::shared_if_present(&missing).expect("ok").is_none());
+        assert!(!missing.exists());
+        let shared = DirLock::shared_if_present(dest)
+            .expect("ok")
+            .expect("exists");
+        let also = DirLock::shared_if_present(dest)
+            .expect("ok")
+            .expect("shared");
+        drop((shared, also));
+        std::fs::write(dest.join(names::LEGACY_LOCK), "").expect("old lock file");
+        drop(DirLock::exclusive(dest).expect("locks"));
+        assert_eq!(std::fs::read_dir(dest).expect("lists").count(), 0);
+    }
+
+    #[test]
+    fn the_holder_is_read_from_proc_locks() {
+        let dev = rustix::fs::makedev(0xfd, 1);
+        let locks = "\
+1: POSIX  ADVISORY  WRITE 11 fd:01:99 0 EOF
+2: FLOCK  ADVISORY  WRITE 22 00:2a:99 0 EOF
+2: -> FLOCK  ADVISORY  WRITE 33 fd:01:99 0 EOF
+3: FLOCK  ADVISORY  READ 44 fd:01:99 0 EOF
+4: FLOCK  ADVISORY  WRITE 55 fd:01:100 0 EOF
+";
+        // The same device and inode first, skipping POSIX locks and waiters.
+        assert_eq!(
+            holder_in(locks, dev, 99).as_deref(),
+            Some("a --check or --diff, pid 44")
+        );
+        // Only the inode matches: the first such holder.
+        assert_eq!(
+            holder_in(locks, rustix::fs::makedev(8, 2), 99).as_deref(),
+            Some("a render, pid 22")
+        );
+        assert_eq!(holder_in(locks, dev, 7), None);
+        assert_eq!(holder_in("", dev, 99), None);
     }
 }

@@ -1,34 +1,36 @@
 //! Everything about how files land on disk; the only code that writes to `--dest-dir`.
 //!
-//! A render reaches the disk in four moves, one file each:
+//! A render reaches the disk in five steps, one file each:
 //!
 //! * `tree.rs`, [`tree`]: lay the rendered objects out as files (names, modes, folders), in
 //!   memory.
 //! * `plan.rs`, [`plan`]: compare that [`Tree`] with `--dest-dir` without writing: what would
 //!   be added, changed, removed (`--prune`), and what a crashed run left. `--check`/`--diff`
 //!   stop here.
-//! * `fresh.rs`, [`write_new`]: a `--dest-dir` that does not exist yet is built whole in a
+//! * `fresh.rs`, `fresh::create`: a `--dest-dir` that does not exist yet is built whole in a
 //!   staging folder beside it and renamed into place at once.
-//! * `apply.rs`, [`apply`]: otherwise, open the directory ([`Dest::open`]: create it, lock it,
-//!   repair it) and carry the plan out as one update that a crash at any instant leaves as the
-//!   old tree or the new.
-//! * `recover.rs`: the repair: complete an update whose journal exists, remove stray temporary
-//!   files.
+//! * `apply.rs`, [`Dest`]: otherwise, open the directory ([`Dest::open`]: create it, lock it,
+//!   repair it) and carry the plan out ([`Dest::apply`]) as one update that a crash at any
+//!   instant leaves as the old tree or the new.
+//! * `recover.rs`: the repair [`Dest::open`] makes: complete an update whose journal exists,
+//!   remove stray temporary files.
 //!
+//! `update.rs` chooses between the two writes ([`Update`], and [`apply`] for the whole of it).
 //! Beneath them: `journal.rs` (the commit record of an update and its idempotent steps),
-//! `lock.rs` (runs on one directory take turns), `durable.rs` (staging files, batched
-//! flushes, and [`replace_single_file`] for a single file outside the tree), `names.rs` (the
-//! `.ccm-render*` files ccm-render keeps in `--dest-dir`) and, in tests, `failpoint.rs`
-//! (crashes and full disks on demand at every step).
+//! `lock.rs` (runs on one directory take turns, on a `flock` of the directory itself),
+//! `durable.rs` (staging files, batched flushes, and [`replace_single_file`] for a single file
+//! outside the tree), `names.rs` (the `.ccm-render*` files ccm-render makes in `--dest-dir`
+//! while it works) and, in tests, `failpoint.rs` (crashes and full disks on demand at every
+//! step).
 //!
 //! What `render` does with them (`src/commands/render.rs`):
 //!
 //! ```text
-//! plan(tree, DIR)            read-only, under a shared lock if DIR/.ccm-render.lock exists
-//!   └─ no change? done: nothing written, not even the lock file
-//! write_new(tree, DIR)       DIR missing: .ccm-render-new-* beside it (flock), files, one
+//! plan(tree, DIR)            read-only, under a shared flock of DIR if it exists
+//!   └─ no change? done: nothing written
+//! fresh::create(tree, DIR)   DIR missing: .ccm-render-new-* beside it (flock), files, one
 //!   └─ written? done         syncfs, renameat2(NOREPLACE) to DIR; DIR made meanwhile? go on
-//! Dest::open(DIR)            mkdir -p DIR; flock DIR/.ccm-render.lock; repair a crashed run
+//! Dest::open(DIR)            mkdir -p DIR; flock DIR; repair a crashed run
 //! dest.plan(tree)            the same comparison, now under the lock
 //! dest.apply(&plan)          stage .ccm-render-tmp-* files → flush → DIR/.ccm-render.journal
 //!                            (commit) → renames, removals → flush → remove the journal
@@ -41,7 +43,8 @@
 //! The guarantee, for a reader of `--dest-dir`: after a run ends, however it ends, and once the
 //! next run on the directory has begun, every file is the old render's or every file is the new
 //! render's; no temporary file survives that next run. A directory that did not exist is
-//! missing or whole. A render that changes nothing writes nothing.
+//! missing or whole. A render that changes nothing writes nothing, and a run that ends well
+//! leaves nothing in the directory but the render.
 
 mod apply;
 pub(crate) mod diff;
@@ -65,7 +68,7 @@ mod update;
 pub use apply::Dest;
 pub use durable::replace_single_file;
 pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
-pub use names::{JOURNAL as JOURNAL_FILE, LOCK as LOCK_FILE, is_temporary};
+pub use names::{JOURNAL as JOURNAL_FILE, LEGACY_LOCK as LEGACY_LOCK_FILE, is_temporary};
 pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
 pub use recover::Leftovers;
 pub use report::WriteReport;

@@ -1,5 +1,6 @@
-//! The names of the files ccm-render keeps for itself in `--dest-dir`, besides the render: the
-//! lock file, the journal, and temporary files. All begin with `.ccm-render`, so `ls` hides them
+//! The names of the files ccm-render keeps for itself in `--dest-dir`, besides the render, while
+//! a run is under way or after one was killed: the journal and temporary files (and the lock
+//! file of older releases). All begin with `.ccm-render`, so `ls` hides them
 //! and no rendered file (`<kind>-<name>.yaml`, `cloud.conf`, credential keys) can be mistaken for
 //! one. Recovery removes only files whose names [`is_temporary`] recognises (and of those made by
 //! a single-file write, only the ones no live writer holds).
@@ -24,9 +25,9 @@ pub fn join(dir: &Utf8Path, relative: impl AsRef<str>) -> Utf8PathBuf {
     out.into()
 }
 
-/// The lock file in `--dest-dir`: runs on one directory take turns on it (see
-/// `lock.rs`). Empty, except for the pid of a render while that render holds it.
-pub const LOCK: &str = ".ccm-render.lock";
+/// The lock file that releases before the lock on the directory itself (`lock.rs`) made in
+/// `--dest-dir` and left there: not part of a render, and removed by the next render that writes.
+pub const LEGACY_LOCK: &str = ".ccm-render.lock";
 
 /// The journal of the update in progress in `--dest-dir`, present only between an update's
 /// commit and its end (see `journal.rs`).
@@ -107,7 +108,7 @@ mod tests {
             assert!(is_temporary(ours), "{ours}");
         }
         for theirs in [
-            LOCK,
+            LEGACY_LOCK,
             JOURNAL,
             ".ccm-render-tmp-",
             ".ccm-render-tmp-a/b",

@@ -89,9 +89,9 @@ impl Plan {
     }
 }
 
-/// Compares `tree` with `dest` without writing or creating anything (`render --check`): not
-/// even the lock file. When a lock file exists, the comparison waits for a render that holds
-/// it (a shared lock), so it never sees an update half done.
+/// Compares `tree` with `dest` without writing or creating anything (`render --check`). When
+/// `dest` exists, the comparison waits for a render that holds its lock (a shared lock), so it
+/// never sees an update half done.
 pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
     check_dest(dest)?;
     // Checked on every run, not only on those that end up waiting.
@@ -99,19 +99,12 @@ pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
     if !probe_dir_or_missing(dest)? {
         return compare(tree, dest, prune);
     }
-    let Some(_shared) = super::lock::DirLock::shared_if_present(dest)? else {
-        let plan = compare(tree, dest, prune)?;
-        // The lock file is never removed once made: when it still does not exist, no render
-        // ran while this one read the directory. When it appeared meanwhile, read again under it.
-        return match super::lock::DirLock::shared_if_present(dest)? {
-            None => Ok(plan),
-            Some(_shared) => compare(tree, dest, prune),
-        };
-    };
+    // None when it went meanwhile: it is then compared as missing.
+    let _shared = super::lock::DirLock::shared_if_present(dest)?;
     compare(tree, dest, prune)
 }
 
-/// [`plan`] without the lock: the caller holds it, or `dest` has no lock file.
+/// [`plan`] without the lock: the caller holds it, or `dest` is missing.
 pub(super) fn compare(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
     match contents(dest)? {
         Contents::Missing => Ok(Plan {
@@ -127,13 +120,13 @@ pub(super) fn compare(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan>
 enum Contents {
     /// It does not exist.
     Missing,
-    /// Nothing but, perhaps, the lock file.
+    /// Nothing but, perhaps, the lock file of an older release.
     Nothing,
     /// Anything else.
     Something,
 }
 
-/// Whether `dest` is missing or holds nothing but the lock file: bootkube's first render, a
+/// Whether `dest` is missing or holds nothing but an older release's lock file: bootkube's first render, a
 /// fresh directory. Then there is nothing to compare, repair or prune, and one listing
 /// replaces looking for every file and folder in turn (two dozen system calls a render).
 fn contents(dest: &Utf8Path) -> Result<Contents> {
@@ -144,7 +137,7 @@ fn contents(dest: &Utf8Path) -> Result<Contents> {
     };
     for entry in entries {
         let entry = entry.with_context(|| format!("--dest-dir: listing {dest}"))?;
-        if entry.file_name() != names::LOCK {
+        if entry.file_name() != names::LEGACY_LOCK {
             return Ok(Contents::Something);
         }
     }

@@ -249,7 +249,7 @@ fn two_trees() -> (Tree, Tree) {
     (old, new)
 }
 
-/// Everything under `dest` but the lock file: files with contents and mode, folders with mode.
+/// Everything under `dest`: files with contents and mode, folders with mode.
 fn snapshot(dest: &Utf8Path) -> std::collections::BTreeMap<String, (Option<Vec<u8>>, u32)> {
     let mut out = std::collections::BTreeMap::new();
     let mut stack = vec![dest.to_owned()];
@@ -258,9 +258,6 @@ fn snapshot(dest: &Utf8Path) -> std::collections::BTreeMap<String, (Option<Vec<u
             let entry = entry.expect("entry");
             let path = Utf8PathBuf::from_path_buf(entry.path()).expect("utf8");
             let relative = path.strip_prefix(dest).expect("inside").to_string();
-            if relative == LOCK_FILE {
-                continue;
-            }
             let meta = std::fs::symlink_metadata(&path).expect("stat");
             let mode = meta.permissions().mode() & 0o7777;
             if meta.is_dir() {
@@ -407,13 +404,21 @@ fn a_full_disk_at_any_step_leaves_the_old_tree_or_completes_the_update() {
 }
 
 #[test]
-fn a_render_that_changes_nothing_writes_nothing_and_leaves_an_empty_lock_file() {
+fn a_render_that_changes_nothing_writes_nothing_and_no_render_leaves_a_lock_file() {
     let (a, _) = two_trees();
     let (dir, _) = temp_dest();
-    // A directory that exists: written under its lock (a new one has no lock file).
+    // A directory that exists: written under its lock, which is the directory's own.
     let dest = utf8(&dir);
     apply(&a, &dest, true).expect("renders");
     let before = snapshot(&dest);
+    assert_eq!(
+        before
+            .keys()
+            .filter(|p| p.starts_with(".ccm-render"))
+            .count(),
+        0,
+        "{before:?}"
+    );
     let modified = |p: &str| {
         std::fs::metadata(dest.join(p))
             .and_then(|m| m.modified())
@@ -426,7 +431,14 @@ fn a_render_that_changes_nothing_writes_nothing_and_leaves_an_empty_lock_file() 
     assert!(report.written.is_empty() && report.removed.is_empty());
     assert_eq!(snapshot(&dest), before);
     assert_eq!((modified("manifests"), modified("manifests/a.yaml")), times);
-    assert_eq!(std::fs::read(dest.join(LOCK_FILE)).expect("lock").len(), 0);
+    // An older release's lock file stays through a render that changes nothing, and goes with
+    // the next that writes.
+    std::fs::write(dest.join(LEGACY_LOCK_FILE), "").expect("old lock file");
+    apply(&a, &dest, true).expect("renders");
+    assert!(dest.join(LEGACY_LOCK_FILE).exists());
+    let (_, b) = two_trees();
+    apply(&b, &dest, true).expect("renders");
+    assert!(!dest.join(LEGACY_LOCK_FILE).exists());
 }
 
 #[test]
@@ -518,6 +530,52 @@ fn renders_racing_into_a_missing_directory_all_succeed_one_at_a_time() {
 }
 
 #[test]
+fn new_directories_written_side_by_side_at_once_are_each_written_whole() {
+    // As `matrix` writes its case folders: threads writing new sibling directories, each
+    // removing the staging folders it finds unlocked beside its own, some of them others'
+    // that were made an instant before their writers could lock them.
+    let (a, _) = two_trees();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let parent = utf8(&dir);
+    let (threads, each) = (4, 40);
+    let fresh_hits = a.files.len() + 2;
+    let slow: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (a, parent) = (&a, &parent);
+                scope.spawn(move || {
+                    let mut slow = 0;
+                    for i in 0..each {
+                        failpoint::arm(None, failpoint::Fault::Crash);
+                        apply(a, &parent.join(format!("case-{t}-{i}")), true).expect("renders");
+                        // The steps of the fresh write only, not the locked update's.
+                        if failpoint::disarm() != fresh_hits {
+                            slow += 1;
+                        }
+                    }
+                    slow
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .sum()
+    });
+    assert_eq!(
+        slow, 0,
+        "cases that lost their staging folder to a neighbour"
+    );
+    let names = beside(&parent.join("case-0-0"));
+    assert_eq!(names.len(), threads * each, "{names:?}");
+    assert!(names.iter().all(|n| n.starts_with("case-")), "{names:?}");
+    let one = snapshot(&parent.join("case-0-0"));
+    for name in &names {
+        assert_eq!(snapshot(&parent.join(name)), one, "{name}");
+    }
+}
+
+#[test]
 fn a_missing_or_empty_dest_is_planned_alike_by_the_shortcut_and_file_by_file() {
     let (a, b) = two_trees();
     for tree in [&a, &b, &sample_tree()] {
@@ -536,7 +594,7 @@ fn a_missing_or_empty_dest_is_planned_alike_by_the_shortcut_and_file_by_file() {
                 "missing"
             );
             std::fs::create_dir(&dest).expect("mkdir");
-            std::fs::write(dest.join(names::LOCK), "").expect("lock file");
+            std::fs::write(dest.join(names::LEGACY_LOCK), "").expect("lock file");
             let each = plan::compare_each(tree, &dest, prune).expect("plans");
             assert_eq!(
                 plan::compare(tree, &dest, prune).expect("plans"),
@@ -575,7 +633,7 @@ fn a_new_directory_is_written_whole_without_lock_journal_or_renames_per_file() {
     assert_eq!(failpoint::disarm(), a.files.len() + 2);
     assert_eq!(report.written.len(), a.files.len());
     assert_eq!(beside(&dest), ["out"], "no staging folder left");
-    assert!(!dest.join(LOCK_FILE).exists() && !dest.join(JOURNAL_FILE).exists());
+    assert!(!dest.join(LEGACY_LOCK_FILE).exists() && !dest.join(JOURNAL_FILE).exists());
     // The same tree, folders and modes (secrets/ 0700 included) as the locked update writes.
     let (other, _) = temp_dest();
     let existing = utf8(&other);

@@ -118,9 +118,8 @@ pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
 
 /// Writes a tree under `dest` and, with `prune`, removes the files under
 /// [`super::PRUNABLE`] that it does not produce (and the folders that empties, except the
-/// tree's own), as one update. As `render` does: a tree that changes nothing writes nothing
-/// (not even the lock file), and a directory that does not exist yet is written whole
-/// (`fresh.rs`).
+/// tree's own), as one update. As `render` does: a tree that changes nothing writes nothing,
+/// and a directory that does not exist yet is written whole (`fresh.rs`).
 pub fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
     let planned = plan::plan(tree, dest, prune)?;
     Ok(Update::prepare(tree, dest, prune, planned)?.write()?.report)

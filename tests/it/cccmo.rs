@@ -67,7 +67,7 @@ fn render(provider: &str, release: Option<&str>, dest: &Path, extra: &[&str]) ->
 /// CCCMO with asset templates made from the catalogue's objects of that release, the parts
 /// CCCMO fills in written as the template actions CCCMO's templates use (platform labels,
 /// images, the infrastructure name, and from 4.22 the TLS flags with trim markers).
-fn own_tree(root: &Path, release: &str) {
+pub(crate) fn own_tree(root: &Path, release: &str) {
     let releases = Releases::builtin().expect("releases");
     let entry = releases.find(release, "--release").expect("release");
     let catalogue = releases
@@ -188,7 +188,7 @@ fn with_tls_block(text: &str, before: &str) -> String {
 }
 
 /// A copy of `from` at `to`.
-fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     for (rel, bytes) in read_tree(from) {
         let path = to.join(rel);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");

@@ -59,8 +59,8 @@ pub enum Entry {
     Dir(u32),
 }
 
-/// Every entry under `dir` (not following links), by path relative to it, but the lock file:
-/// what a run must leave exactly as it was, or exactly as a render lays it down.
+/// Every entry under `dir` (not following links), by path relative to it: what a run must
+/// leave exactly as it was, or exactly as a render lays it down.
 pub fn snapshot(dir: &Path) -> BTreeMap<String, Entry> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -72,10 +72,6 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Entry> {
                 .expect("under dir")
                 .to_string_lossy()
                 .into_owned();
-            if rel == ccm_render::output::LOCK_FILE {
-                // Made (empty) by a run that got as far as writing, and kept: not a change.
-                continue;
-            }
             let meta = std::fs::symlink_metadata(&path).expect("metadata");
             let mode = meta.permissions().mode() & 0o7777;
             let entry = if meta.file_type().is_symlink() {
@@ -92,6 +88,31 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Entry> {
     out
 }
 
+/// The entries under `dir` that ccm-render makes while it
+/// works: the journal, temporary files, staging folders, and older releases' lock file. A
+/// run that ended well leaves none, so a tree holds the render and nothing else.
+pub fn files_of_ccm_render(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if name.starts_with(".ccm-render") {
+                out.push(path.display().to_string());
+            }
+            if path.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+                stack.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Every file under `dir`, by path relative to it.
 pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -101,8 +122,6 @@ pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path == dir.join(ccm_render::output::LOCK_FILE) {
-                // The lock file every render leaves (empty): not part of the render.
             } else {
                 let rel = path
                     .strip_prefix(dir)

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::{Entry, conformance, snapshot, stderr, variant};
+use common::{Entry, conformance, files_of_ccm_render, snapshot, stderr, variant};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -269,9 +269,8 @@ fn a_run_that_cannot_get_the_lock_gives_up_naming_the_directory_and_the_holder()
     let dest = dir.path().join("out");
     assert!(run(&render_args(0, &dest)).status.success());
     let before = snapshot(&dest);
-    let lock_path = dest.join(ccm_render::output::LOCK_FILE);
-    std::fs::write(&lock_path, "pid 4242\n").expect("write");
-    let lock = std::fs::File::open(&lock_path).expect("open");
+    // The lock is the directory's own flock, held here as a render would hold it.
+    let lock = std::fs::File::open(&dest).expect("open");
     lock.lock().expect("locks");
     for extra in [None, Some("--check")] {
         let mut args = render_args(1, &dest);
@@ -289,13 +288,15 @@ fn a_run_that_cannot_get_the_lock_gives_up_naming_the_directory_and_the_holder()
         assert!(!all.contains("caused by"), "{all}");
         assert!(err.starts_with("error: --dest-dir "), "{all}");
         assert!(err.contains(&dest.display().to_string()), "{err}");
-        assert!(err.contains("pid 4242"), "{err}");
+        assert!(
+            err.contains(&format!("(a render, pid {})", std::process::id())),
+            "{err}"
+        );
         assert!(err.contains("CCM_RENDER_LOCK_TIMEOUT"), "{err}");
         assert_eq!(snapshot(&dest), before);
     }
     lock.unlock().expect("unlocks");
     // A bad value is an error even when there is nothing to wait for.
-    std::fs::remove_file(&lock_path).expect("rm");
     let out = command(&render_args(1, &dest))
         .env("CCM_RENDER_LOCK_TIMEOUT", "nonsense")
         .output()
@@ -307,8 +308,8 @@ fn a_run_that_cannot_get_the_lock_gives_up_naming_the_directory_and_the_holder()
         stderr(&out)
     );
     assert_eq!(snapshot(&dest), before);
-    assert!(!lock_path.exists());
     assert!(run(&render_args(1, &dest)).status.success());
+    assert_eq!(files_of_ccm_render(&dest), Vec::<String>::new());
 }
 
 #[test]
@@ -319,15 +320,15 @@ fn check_and_a_render_that_changes_nothing_never_create_or_lock_a_directory() {
     args.push("--check".into());
     assert_eq!(run(&args).status.code(), Some(1));
     assert!(!missing.exists());
-    // A new directory is written whole, without a lock file (like one rendered before the
-    // lock existed, or by another tool), and --check makes none.
+    // A new directory is written whole, and neither that nor --check leaves a file of
+    // ccm-render's in it.
     let dest = dir.path().join("out");
     assert!(run(&render_args(0, &dest)).status.success());
-    assert!(!dest.join(ccm_render::output::LOCK_FILE).exists());
+    assert_eq!(files_of_ccm_render(&dest), Vec::<String>::new());
     let mut args = render_args(0, &dest);
     args.push("--check".into());
     assert_eq!(run(&args).status.code(), Some(0));
-    assert!(!dest.join(ccm_render::output::LOCK_FILE).exists());
+    assert_eq!(files_of_ccm_render(&dest), Vec::<String>::new());
     // Nor does a render that changes nothing: it writes nothing at all.
     let before = snapshot(&dest);
     let folder_time = std::fs::metadata(dest.join("manifests"))
@@ -335,7 +336,6 @@ fn check_and_a_render_that_changes_nothing_never_create_or_lock_a_directory() {
         .expect("mtime");
     let out = run(&render_args(0, &dest));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!dest.join(ccm_render::output::LOCK_FILE).exists());
     assert_eq!(snapshot(&dest), before);
     let after_time = std::fs::metadata(dest.join("manifests"))
         .and_then(|m| m.modified())

@@ -15,6 +15,8 @@ mod completions;
 mod conformance;
 mod crash;
 mod credentials;
+mod doc_commands;
+mod docs;
 mod foreign_arch;
 mod golden;
 mod ignition;

@@ -209,6 +209,8 @@ fn a_one_line_provider_change_shows_exactly_the_cases_it_touches() {
         .map(|(path, _)| path.clone())
         .collect();
     assert_eq!(cases_of(changed), want);
+    // Updated under their locks, the eight folders hold the render and nothing else.
+    assert_eq!(files_of_ccm_render(&dest), Vec::<String>::new());
 }
 
 #[test]
@@ -353,6 +355,36 @@ fn release_all_renders_every_release_in_its_own_folder_as_render_release_does() 
         "--check",
     ]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn two_matrices_of_every_release_are_the_same_tree_of_rendered_files_only() {
+    // Cases are written on every core, each folder new beside its siblings: however the
+    // threads meet, both trees hold the same files, folders and modes, and nothing of
+    // ccm-render's own (no lock, journal, temporary file or staging folder).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    for dest in [&first, &second] {
+        let out = ccm_render(&["matrix", "--release", "all", "--dest-dir", s(dest)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(files_of_ccm_render(dir.path()), Vec::<String>::new());
+    let tree = snapshot(&first);
+    let folders: BTreeSet<String> = read_tree(&first)
+        .into_keys()
+        .map(|p| p.splitn(4, '/').take(3).collect::<Vec<_>>().join("/"))
+        .collect();
+    assert_eq!(
+        folders.len(),
+        6 * 12 * 16,
+        "release/provider/variant folders"
+    );
+    assert!(tree == snapshot(&second), "the two matrices differ");
+    let beside: BTreeSet<String> = std::fs::read_dir(dir.path())
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().into_string().expect("utf8"))
+        .collect();
+    assert_eq!(beside, ["first", "second"].map(String::from).into());
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //!
 //! Modules, each using only those listed before it:
 //! * [`json_fields`], [`validate`], [`yaml`]: reading fields, checking names, YAML in and out;
+//! * [`go_encode`]: JSON written as Go's `encoding/json` writes it;
 //! * [`features`]: OpenShift's feature sets and gates, as tables;
 //! * [`script`]: the model of a container's shell script (the commands a CCM container runs);
 //! * [`provider_dir`]: reading a folder of provider files (no parsing);
@@ -13,6 +14,7 @@
 
 pub mod compiled;
 pub mod features;
+pub mod go_encode;
 pub mod json_fields;
 pub mod provider_dir;
 pub mod providers;

@@ -5,14 +5,12 @@
 //! the cloud from [`PlatformFacts`].
 
 mod azure;
-mod go_encode;
 mod ibm;
 mod openstack;
 
 use super::facts::{self, Missing, PlatformFacts};
 use super::{InstallConfig, Platform};
 use anyhow::{Result, bail};
-use go_encode::go_json_tab;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -237,7 +235,8 @@ fn nutanix(p: &super::Nutanix) -> Result<String> {
         "topologyDiscovery": {"type": "Prism", "topologyCategories": null},
         "enableCustomLabeling": true,
     });
-    go_json_tab(&config)
+    // The installer's json.Encoder with SetIndent("", "\t").
+    ccm_catalogue::go_encode::encode_indented(&config, "\t")
 }
 
 #[cfg(test)]

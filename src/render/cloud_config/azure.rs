@@ -230,7 +230,8 @@ pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Tran
         object.remove("Entries");
     }
     Ok(Transformed {
-        text: go_json(&Value::Object(object))?,
+        // CCCMO writes the config with json.Marshal.
+        text: ccm_catalogue::go_encode::marshal(&Value::Object(object))?,
         warnings,
     })
 }
@@ -246,18 +247,6 @@ fn parse(source: &str) -> Result<Map<String, Value>> {
         // serde_json's syntax errors give a line and column, never the text.
         Err(err) => bail!("the Azure cloud.conf is not valid JSON: {err}"),
     }
-}
-
-/// Compact JSON as Go's `json.Marshal` writes it, which escapes `<`, `>`, `&`, U+2028 and U+2029
-/// (they can only occur inside strings, so replacing them in the text is safe).
-fn go_json(value: &Value) -> Result<String> {
-    let text = serde_json::to_string(value)?;
-    Ok(text
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029"))
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ pub fn derive(
     let config = config_json(&Names::new(p, infra_id), p, &subscription, &tenant);
     data.insert(
         "config".into(),
-        json!(super::go_encode::go_json_tab(&config)?),
+        json!(ccm_catalogue::go_encode::encode_indented(&config, "\t")?),
     );
     if let Some(endpoints) = endpoints {
         data.insert("endpoints".into(), json!(endpoints));
@@ -221,13 +221,8 @@ mod tests {
     fn public_cloud_json_is_the_installers_test_output() {
         let mut names = Names::new(&public(), "clusterid");
         names.security_group = "clusterid-node-nsg".into();
-        let text = super::super::go_encode::go_json_tab(&config_json(
-            &names,
-            &public(),
-            "subID",
-            "tenantID",
-        ))
-        .expect("json");
+        let config = config_json(&names, &public(), "subID", "tenantID");
+        let text = ccm_catalogue::go_encode::encode_indented(&config, "\t").expect("json");
         let expected = "{\n\t\"cloud\": \"AzurePublicCloud\",\n\t\"tenantId\": \"tenantID\",\n\t\"aadClientId\": \"\",\n\t\"aadClientSecret\": \"\",\n\t\"aadClientCertPath\": \"\",\n\t\"aadClientCertPassword\": \"\",\n\t\"useManagedIdentityExtension\": true,\n\t\"userAssignedIdentityID\": \"\",\n\t\"subscriptionId\": \"subID\",\n\t\"resourceGroup\": \"clusterid-rg\",\n\t\"location\": \"westeurope\",\n\t\"vnetName\": \"clusterid-vnet\",\n\t\"vnetResourceGroup\": \"clusterid-rg\",\n\t\"subnetName\": \"clusterid-worker-subnet\",\n\t\"securityGroupName\": \"clusterid-node-nsg\",\n\t\"routeTableName\": \"clusterid-node-routetable\",\n\t\"vmType\": \"standard\",\n\t\"loadBalancerSku\": \"standard\",\n\t\"cloudProviderBackoff\": true,\n\t\"useInstanceMetadata\": true,\n\t\"excludeMasterFromStandardLB\": false,\n\t\"cloudProviderBackoffDuration\": 6,\n\t\"putVMSSVMBatchSize\": 0,\n\t\"enableMigrateToIPBasedBackendPoolAPI\": false\n}\n";
         assert_eq!(text, expected);
     }

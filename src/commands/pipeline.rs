@@ -6,6 +6,7 @@ use crate::config::{ClusterConfig, InputFiles};
 use crate::render::Rendered;
 use anyhow::{Result, anyhow};
 use camino::Utf8Path;
+use ccm_catalogue::releases::Release;
 
 /// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
 /// release's; it is taken to the release the inputs select.
@@ -14,6 +15,22 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
     let releases = crate::catalogue::Releases::builtin()?;
     let catalogue = releases.catalogue(cfg.release, catalogue.clone())?;
     render_config(&cfg, &catalogue)
+}
+
+/// The warning a render of `release` gives while its file lists CCCMO Go files no one has
+/// reviewed (`spec.cccmo.goFilesToReview`, which `provider import` writes): what they change
+/// in CCCMO's output, ccm-render does not render.
+pub fn go_files_to_review(release: &Release) -> Option<String> {
+    (!release.go_files_to_review.is_empty()).then(|| {
+        format!(
+            "warning: OpenShift {}: CCCMO {} {} changed Go files that ccm-render has not been told about ({}); what they change is not in this render until assets/releases/{}.yaml spec.cccmo.goFilesToReview no longer lists them",
+            release.name,
+            release.cccmo.branch,
+            release.cccmo.commit,
+            release.go_files_to_review.join(", "),
+            release.name
+        )
+    })
 }
 
 /// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its

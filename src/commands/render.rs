@@ -70,9 +70,24 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     }
     let mut files = input_files(args);
     // --cccmo-dir: the checkout is read and its release told before the inputs load.
-    let checkout =
-        crate::catalogue::cccmo::for_render(args.cccmo_dir.as_deref(), &mut files.release)?;
+    let checkout = args
+        .cccmo_dir
+        .as_deref()
+        .map(crate::catalogue::cccmo::Checkout::read)
+        .transpose()?;
+    if let Some(checkout) = &checkout {
+        let releases = crate::catalogue::Releases::builtin()?;
+        let found =
+            crate::catalogue::cccmo::release_for(releases, checkout, files.release.as_deref())?;
+        for message in found.messages(checkout) {
+            say(&message);
+        }
+        files.release = Some(found.release.name.clone());
+    }
     let cfg = ClusterConfig::load(&files)?;
+    if let Some(warning) = super::pipeline::go_files_to_review(cfg.release) {
+        say(&warning);
+    }
     let mut catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
     if let Some(checkout) = &checkout {
         crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;

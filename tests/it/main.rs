@@ -26,5 +26,6 @@ mod matrix;
 mod no_cryptography;
 mod properties;
 mod providers;
+mod release_import;
 mod releases;
 mod schema;

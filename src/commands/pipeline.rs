@@ -136,3 +136,34 @@ pub fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Pr
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The newest release file of the repository with `goFilesToReview` as `provider import`
+    /// writes it, parsed as build.rs parses it.
+    fn newest_with_review(review: &str) -> Release {
+        let text = include_str!("../../assets/releases/4.23.yaml").replace(
+            "  # release-5.0 and release-5.1",
+            &format!("{review}  # release-5.0 and release-5.1"),
+        );
+        let files = [("assets/releases/4.23.yaml".to_string(), text.as_str())];
+        let mut list = ccm_catalogue::releases::data::parse_releases(&files).expect("parses");
+        list.remove(0).0
+    }
+
+    #[test]
+    fn a_release_with_go_files_to_review_says_which_on_every_render() {
+        let release = newest_with_review(
+            "    goFilesToReview:\n    - pkg/cloud/aws/aws.go (changed)\n    - pkg/cloud/new.go (new)\n",
+        );
+        assert_eq!(
+            go_files_to_review(&release).as_deref(),
+            Some(
+                "warning: OpenShift 4.23: CCCMO release-4.23 bc52198c changed Go files that ccm-render has not been told about (pkg/cloud/aws/aws.go (changed), pkg/cloud/new.go (new)); what they change is not in this render until assets/releases/4.23.yaml spec.cccmo.goFilesToReview no longer lists them"
+            )
+        );
+        assert_eq!(go_files_to_review(&newest_with_review("")), None);
+    }
+}

@@ -61,6 +61,26 @@ pub fn input_files(args: &RenderArgs) -> InputFiles {
     }
 }
 
+/// `--cccmo-dir DIR`: the checkout, read, and the release it renders as (`--release`, else
+/// the one its Go files are) set in `files`; which and why said on stderr.
+fn read_checkout(
+    dir: Option<&Utf8Path>,
+    files: &mut InputFiles,
+) -> Result<Option<crate::catalogue::cccmo::Checkout>> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    let checkout = crate::catalogue::cccmo::Checkout::read(dir)?;
+    let releases = crate::catalogue::Releases::builtin()?;
+    let found =
+        crate::catalogue::cccmo::release_for(releases, &checkout, files.release.as_deref())?;
+    for message in found.messages(&checkout) {
+        say(&message);
+    }
+    files.release = Some(found.release.name.clone());
+    Ok(Some(checkout))
+}
+
 pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
@@ -70,20 +90,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     }
     let mut files = input_files(args);
     // --cccmo-dir: the checkout is read and its release told before the inputs load.
-    let checkout = args
-        .cccmo_dir
-        .as_deref()
-        .map(crate::catalogue::cccmo::Checkout::read)
-        .transpose()?;
-    if let Some(checkout) = &checkout {
-        let releases = crate::catalogue::Releases::builtin()?;
-        let found =
-            crate::catalogue::cccmo::release_for(releases, checkout, files.release.as_deref())?;
-        for message in found.messages(checkout) {
-            say(&message);
-        }
-        files.release = Some(found.release.name.clone());
-    }
+    let checkout = read_checkout(args.cccmo_dir.as_deref(), &mut files)?;
     let cfg = ClusterConfig::load(&files)?;
     if let Some(warning) = super::pipeline::go_files_to_review(cfg.release) {
         say(&warning);

@@ -397,20 +397,8 @@ fn catalogue_as_newest(from: &Path, release: &str, to: &Path) {
         let dir = to.join(name);
         let descriptor = serde_json::to_value(&entry.descriptor).expect("descriptor");
         write_yaml(&dir.join("provider.yaml"), &descriptor);
-        for (sub, list) in [
-            ("manifests", &objects.manifests),
-            ("bootstrap", &objects.bootstrap),
-        ] {
-            std::fs::remove_dir_all(dir.join(sub)).ok();
-            std::fs::create_dir_all(dir.join(sub)).expect("mkdir");
-            for object in list {
-                write_yaml(
-                    &dir.join(sub)
-                        .join(ccm_render::catalogue::cccmo::catalogue_file_name(object)),
-                    object,
-                );
-            }
-        }
+        write_objects(&dir.join("manifests"), &objects.manifests);
+        write_objects(&dir.join("bootstrap"), &objects.bootstrap);
     }
     let common: Common =
         serde_json::from_str(&of(&format!("{}{release}", data::RELEASE_COMMON))).expect("common");
@@ -436,6 +424,16 @@ fn catalogue_as_newest(from: &Path, release: &str, to: &Path) {
         if data::version_of(&newer) > data::version_of(release) {
             std::fs::remove_file(to.join(format!("releases/{newer}.yaml"))).expect("rm");
         }
+    }
+}
+
+/// `dir` holding `objects`, one file each, named as the catalogue names them.
+fn write_objects(dir: &Path, objects: &[Value]) {
+    std::fs::remove_dir_all(dir).ok();
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for object in objects {
+        let name = ccm_render::catalogue::cccmo::catalogue_file_name(object);
+        write_yaml(&dir.join(name), object);
     }
 }
 

@@ -389,17 +389,17 @@ pub fn release_for<'a>(
     checkout: &Checkout,
     flag: Option<&str>,
 ) -> Result<CheckoutRelease<'a>> {
-    let (release, told_by_go_files) = if let Some(version) = flag {
-        (releases.find(version, "--release")?, false)
+    let told_by_go_files = flag.is_none();
+    let release = if let Some(version) = flag {
+        releases.find(version, "--release")?
     } else {
-        let Some(release) = checkout.release_of_go_files(releases)? else {
-            bail!(
+        checkout.release_of_go_files(releases)?.ok_or_else(|| {
+            anyhow!(
                 "--cccmo-dir {}: its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows ({}); give --release X.Y to render it as one",
                 checkout.root,
                 releases.supported()
-            );
-        };
-        (release, true)
+            )
+        })?
     };
     // A tree of templates alone (no Go file at all) changes no Go code.
     let go_changes = if checkout.go_files.is_empty() {

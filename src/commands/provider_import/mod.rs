@@ -190,12 +190,12 @@ pub fn import(
     }
     let after = assets::staged(assets, &plan)?;
     assets::check(&after, &expected, assets)?;
-    apply(assets, plan, &mut report)?;
+    apply(assets, &plan, &mut report)?;
     Ok(report)
 }
 
 /// Writes and removes the files of `plan` under `assets`.
-fn apply(assets: &Utf8Path, plan: Plan, report: &mut Report) -> Result<()> {
+fn apply(assets: &Utf8Path, plan: &Plan, report: &mut Report) -> Result<()> {
     for (path, text) in &plan.writes {
         let path = assets.join(path);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {

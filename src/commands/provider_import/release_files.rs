@@ -252,16 +252,21 @@ fn go_files(
             Some(&json!(review)),
         )?;
     }
-    for (key, told, was) in [
-        ("branch", &facts.branch, &entry.cccmo.branch),
-        ("commit", &facts.commit, &entry.cccmo.commit),
-        ("date", &facts.date, &entry.cccmo.date),
-    ] {
-        if let Some(value) = told.as_ref().filter(|v| *v != was) {
-            text = release_file::set(&text, &["spec", "cccmo", key], Some(&json!(value)))?;
-        }
-    }
+    let cccmo = &entry.cccmo;
+    text = record_fact(&text, "branch", facts.branch.as_ref(), &cccmo.branch)?;
+    text = record_fact(&text, "commit", facts.commit.as_ref(), &cccmo.commit)?;
+    text = record_fact(&text, "date", facts.date.as_ref(), &cccmo.date)?;
     Ok(text)
+}
+
+/// `text` with `spec.cccmo.<key>` set to `told` where that differs from what it `was`.
+fn record_fact(text: &str, key: &str, told: Option<&String>, was: &str) -> Result<String> {
+    match told {
+        Some(value) if value != was => {
+            release_file::set(text, &["spec", "cccmo", key], Some(&json!(value)))
+        }
+        _ => Ok(text.to_string()),
+    }
 }
 
 /// The file of a new newest release `name`, after `old`.

@@ -332,7 +332,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn deployment(script: &str, env: Value) -> Value {
+    fn deployment(script: &str, env: &Value) -> Value {
         json!({
             "apiVersion": "apps/v1",
             "kind": "Deployment",
@@ -354,11 +354,11 @@ mod tests {
     fn a_changed_flag_an_item_and_a_field_are_written_as_a_person_writes_them() {
         let newer = deployment(
             SCRIPT,
-            json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]),
+            &json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]),
         );
         let mut older = deployment(
             "set -o allexport\nexec ccm \\\n  --a=1 \\\n  --z=9 \\\n  --c=3\n",
-            json!([{"name": "Z", "value": "0"}, {"name": "B", "value": "3"}]),
+            &json!([{"name": "Z", "value": "0"}, {"name": "B", "value": "3"}]),
         );
         older["spec"]["template"]["spec"]["volumes"][0]["emptyDir"] = json!({"medium": "Memory"});
         let ops = object_ops(&newer, &older).expect("expressible");
@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn a_field_name_with_a_dot_sets_the_mapping_that_holds_it() {
-        let newer = deployment(SCRIPT, json!([]));
+        let newer = deployment(SCRIPT, &json!([]));
         let mut older = newer.clone();
         older["metadata"]["labels"]["infrastructure.openshift.io/x"] = json!("z");
         let ops = object_ops(&newer, &older).expect("expressible");

@@ -173,15 +173,14 @@ pub fn import(
         added: target == Target::New,
         ..Report::default()
     };
-    let files = release_files::write(
-        &catalogue,
-        &expected,
+    let import = release_files::Import {
+        expected: &expected,
         at,
-        &checkout,
-        &facts,
+        checkout: &checkout,
+        facts: &facts,
         assets,
-        &mut report,
-    )?;
+    };
+    let files = release_files::write(&catalogue, import, &mut report)?;
     for (release, text) in files {
         plan.writes.insert(
             Utf8PathBuf::from(compiled::RELEASES).join(format!("{release}.yaml")),

@@ -24,6 +24,7 @@ mod assets;
 mod facts;
 mod release_file;
 mod release_files;
+mod report;
 
 use crate::catalogue::cccmo::{Checkout, catalogue_file_name, checked, evaluate};
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -33,23 +34,9 @@ use ccm_catalogue::compiled;
 use ccm_catalogue::provider_dir::read_folder;
 use ccm_catalogue::releases::data;
 pub use facts::Told;
+pub use report::Report;
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// What an import did and what it left to a person.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Report {
-    /// The release imported (`X.Y`).
-    pub release: String,
-    /// Whether it is new to the catalogue (now its newest).
-    pub added: bool,
-    /// Files written (new or changed).
-    pub written: Vec<Utf8PathBuf>,
-    /// Files removed.
-    pub removed: Vec<Utf8PathBuf>,
-    /// What could not be imported, one line per file.
-    pub not_imported: Vec<String>,
-}
 
 /// Where the imported release goes among the catalogue's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,10 +11,10 @@
 //! release gets `upgrade` notes generated from the objects that changed, marked as generated
 //! for a person to edit.
 
-use super::Report;
 use super::assets::{Assets, Expected, same};
 use super::facts::Facts;
 use super::release_file::{self, is_empty, text_of};
+use super::report::Report;
 use crate::catalogue::cccmo::Checkout;
 use anyhow::{Result, anyhow, bail};
 use camino::Utf8Path;

@@ -78,14 +78,13 @@ fn from_git(dir: &Utf8Path) -> Facts {
         let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
         (out.status.success() && !text.is_empty()).then_some(text)
     };
-    let log = git(&["log", "-1", "--abbrev=8", "--format=%h %cs", "HEAD"]);
-    let (commit, date) = match log.as_deref().and_then(|l| l.split_once(' ')) {
-        Some((commit, date)) if is_date(date) => (Some(commit.to_string()), Some(date.to_string())),
-        _ => (None, None),
-    };
+    let date = git(&["log", "-1", "--format=%cs", "HEAD"]).filter(|d| is_date(d));
     Facts {
         branch: git(&["symbolic-ref", "--short", "-q", "HEAD"]),
-        commit,
+        commit: date
+            .is_some()
+            .then(|| git(&["log", "-1", "--abbrev=8", "--format=%h", "HEAD"]))
+            .flatten(),
         date,
     }
 }

@@ -120,9 +120,13 @@ pub fn import(
     let catalogue = assets::read(assets)?;
     let before = catalogue.releases();
     let target = target(&before, &wanted, assets)?;
-    let (at, name) = match target {
-        Target::New => (0, wanted),
-        Target::Existing(i) => (i, before[i].entry.name.clone()),
+    let at = match target {
+        Target::New => 0,
+        Target::Existing(i) => i,
+    };
+    let name = match target {
+        Target::New => wanted,
+        Target::Existing(i) => before[i].entry.name.clone(),
     };
     let evaluated = evaluate(&checkout, &name)?;
     let base = &before[at];

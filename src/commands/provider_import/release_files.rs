@@ -96,7 +96,7 @@ pub fn write(
         let old = &expected.names[1];
         if notes.is_empty() {
             notes.push(format!(
-                "{GENERATED}no object of CCCMO's templates changes; see spec.cccmo.goFilesToReview of {name}.yaml"
+                "{GENERATED}no object CCCMO's templates give changes (a change of its Go code is listed under spec.cccmo.goFilesToReview of {name}.yaml)"
             ));
         }
         let text = release_file::set(&texts[old], &["spec", "upgrade"], Some(&json!(notes)))?;

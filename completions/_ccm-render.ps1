@@ -103,7 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Write a new provider folder DIR/NAME for platform External that checks and renders as is')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a provider folder, or a folder of provider folders, with the checks render applies')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release, or add a release newer than its newest; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -124,8 +124,11 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         }
         'ccm-render;provider;import' {
             [CompletionResult]::new('--cccmo-dir', '--cccmo-dir', [CompletionResultType]::ParameterName, 'A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/)')
-            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The release the checkout is (X.Y), one of the catalogue''s')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'The release the checkout is (X.Y): one of the catalogue''s, or one newer than its newest, which becomes the newest')
             [CompletionResult]::new('--assets', '--assets', [CompletionResultType]::ParameterName, 'ccm-render''s assets folder')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'The CCCMO branch the checkout is (default: git''s, else release-X.Y)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'The CCCMO commit the checkout is (default: git''s; needed for a new release from a folder that is no git working copy)')
+            [CompletionResult]::new('--date', '--date', [CompletionResultType]::ParameterName, 'The date of that commit, YYYY-MM-DD (default: git''s)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -135,7 +138,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;provider;help' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Write a new provider folder DIR/NAME for platform External that checks and renders as is')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a provider folder, or a folder of provider folders, with the checks render applies')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release, or add a release newer than its newest; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -204,7 +207,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;help;provider' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Write a new provider folder DIR/NAME for platform External that checks and renders as is')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a provider folder, or a folder of provider folders, with the checks render applies')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring the catalogue under assets/ to a CCCMO checkout''s templates for a release, or add a release newer than its newest; list by file what cannot be imported (a change of CCCMO''s Go code), with exit status 1 then')
             break
         }
         'ccm-render;help;provider;new' {

@@ -498,7 +498,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__provider__subcmd__import)
-            opts="-h -V --cccmo-dir --release --assets --help --version"
+            opts="-h -V --cccmo-dir --release --assets --branch --commit --date --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -520,6 +520,18 @@ _ccm__render() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --commit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --date)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

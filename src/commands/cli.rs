@@ -98,18 +98,30 @@ pub enum ProviderCommand {
         #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
         dir: Utf8PathBuf,
     },
-    /// Bring the catalogue under assets/ to a CCCMO checkout's templates for a release; list by
-    /// file what cannot be imported (a change of CCCMO's Go code), with exit status 1 then.
+    /// Bring the catalogue under assets/ to a CCCMO checkout's templates for a release, or add
+    /// a release newer than its newest; list by file what cannot be imported (a change of
+    /// CCCMO's Go code), with exit status 1 then.
     Import {
         /// A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/).
         #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
         cccmo_dir: Utf8PathBuf,
-        /// The release the checkout is (X.Y), one of the catalogue's.
+        /// The release the checkout is (X.Y): one of the catalogue's, or one newer than its
+        /// newest, which becomes the newest.
         #[arg(long, value_name = "VERSION")]
         release: String,
         /// ccm-render's assets folder.
         #[arg(long, value_name = "PATH", value_hint = ValueHint::DirPath, default_value = "assets")]
         assets: Utf8PathBuf,
+        /// The CCCMO branch the checkout is (default: git's, else release-X.Y).
+        #[arg(long, value_name = "BRANCH")]
+        branch: Option<String>,
+        /// The CCCMO commit the checkout is (default: git's; needed for a new release from a
+        /// folder that is no git working copy).
+        #[arg(long, value_name = "COMMIT")]
+        commit: Option<String>,
+        /// The date of that commit, YYYY-MM-DD (default: git's).
+        #[arg(long, value_name = "DATE")]
+        date: Option<String>,
     },
 }
 

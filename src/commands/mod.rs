@@ -38,7 +38,19 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
             cccmo_dir,
             release,
             assets,
-        }) => provider_import::run(&cccmo_dir, &release, &assets),
+            branch,
+            commit,
+            date,
+        }) => provider_import::run(
+            &cccmo_dir,
+            &release,
+            &assets,
+            &provider_import::Told {
+                branch,
+                commit,
+                date,
+            },
+        ),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             crate::commands::cli::write_completions(shell, &mut script);

@@ -6,6 +6,7 @@ use crate::config::{ClusterConfig, InputFiles};
 use crate::render::Rendered;
 use anyhow::{Result, anyhow};
 use camino::Utf8Path;
+use ccm_catalogue::releases::Release;
 
 /// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
 /// release's; it is taken to the release the inputs select.
@@ -14,6 +15,22 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
     let releases = crate::catalogue::Releases::builtin()?;
     let catalogue = releases.catalogue(cfg.release, catalogue.clone())?;
     render_config(&cfg, &catalogue)
+}
+
+/// The warning a render of `release` gives while its file lists CCCMO Go files no one has
+/// reviewed (`spec.cccmo.goFilesToReview`, which `provider import` writes): what they change
+/// in CCCMO's output, ccm-render does not render.
+pub fn go_files_to_review(release: &Release) -> Option<String> {
+    (!release.go_files_to_review.is_empty()).then(|| {
+        format!(
+            "warning: OpenShift {}: CCCMO {} {} changed Go files that ccm-render has not been told about ({}); what they change is not in this render until assets/releases/{}.yaml spec.cccmo.goFilesToReview no longer lists them",
+            release.name,
+            release.cccmo.branch,
+            release.cccmo.commit,
+            release.go_files_to_review.join(", "),
+            release.name
+        )
+    })
 }
 
 /// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
@@ -118,4 +135,35 @@ pub fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Pr
             Ok(provider)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The newest release file of the repository with `goFilesToReview` as `provider import`
+    /// writes it, parsed as build.rs parses it.
+    fn newest_with_review(review: &str) -> Release {
+        let text = include_str!("../../assets/releases/4.23.yaml").replace(
+            "  # release-5.0 and release-5.1",
+            &format!("{review}  # release-5.0 and release-5.1"),
+        );
+        let files = [("assets/releases/4.23.yaml".to_string(), text.as_str())];
+        let mut list = ccm_catalogue::releases::data::parse_releases(&files).expect("parses");
+        list.remove(0).0
+    }
+
+    #[test]
+    fn a_release_with_go_files_to_review_says_which_on_every_render() {
+        let release = newest_with_review(
+            "    goFilesToReview:\n    - pkg/cloud/aws/aws.go (changed)\n    - pkg/cloud/new.go (new)\n",
+        );
+        assert_eq!(
+            go_files_to_review(&release).as_deref(),
+            Some(
+                "warning: OpenShift 4.23: CCCMO release-4.23 bc52198c changed Go files that ccm-render has not been told about (pkg/cloud/aws/aws.go (changed), pkg/cloud/new.go (new)); what they change is not in this render until assets/releases/4.23.yaml spec.cccmo.goFilesToReview no longer lists them"
+            )
+        );
+        assert_eq!(go_files_to_review(&newest_with_review("")), None);
+    }
 }

@@ -62,6 +62,26 @@ pub fn input_files(args: &RenderArgs) -> InputFiles {
     }
 }
 
+/// `--cccmo-dir DIR`: the checkout, read, and the release it renders as (`--release`, else
+/// the one its Go files are) set in `files`; which and why said on stderr.
+fn read_checkout(
+    dir: Option<&Utf8Path>,
+    files: &mut InputFiles,
+) -> Result<Option<crate::catalogue::cccmo::Checkout>> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    let checkout = crate::catalogue::cccmo::Checkout::read(dir)?;
+    let releases = crate::catalogue::Releases::builtin()?;
+    let found =
+        crate::catalogue::cccmo::release_for(releases, &checkout, files.release.as_deref())?;
+    for message in found.messages(&checkout) {
+        say(&message);
+    }
+    files.release = Some(found.release.name.clone());
+    Ok(Some(checkout))
+}
+
 pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
@@ -71,9 +91,11 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     }
     let mut files = input_files(args);
     // --cccmo-dir: the checkout is read and its release told before the inputs load.
-    let checkout =
-        crate::catalogue::cccmo::for_render(args.cccmo_dir.as_deref(), &mut files.release)?;
+    let checkout = read_checkout(args.cccmo_dir.as_deref(), &mut files)?;
     let cfg = ClusterConfig::load(&files)?;
+    if let Some(warning) = super::pipeline::go_files_to_review(cfg.release) {
+        say(&warning);
+    }
     let mut catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
     if let Some(checkout) = &checkout {
         crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;

@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 /// The folder of CCCMO's `pkg/cloud` at each release head (`<release>/pkg/cloud`), if named.
-fn reference() -> Option<PathBuf> {
+pub(crate) fn reference() -> Option<PathBuf> {
     std::env::var_os("CCM_RENDER_CCCMO_REFERENCE").map(PathBuf::from)
 }
 
-fn releases() -> Vec<String> {
+pub(crate) fn releases() -> Vec<String> {
     Releases::builtin()
         .expect("releases")
         .all()
@@ -35,7 +35,7 @@ fn inputs(provider: &str) -> PathBuf {
     common::conformance(provider)
 }
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
@@ -345,7 +345,7 @@ fn every_variant(prefix: &str, provider: &str, file: &str) -> Vec<String> {
 }
 
 /// The edit: the aws CCM's log level, one line of its script.
-const AWS_EDIT: (&str, &str, &str) = (
+pub(crate) const AWS_EDIT: (&str, &str, &str) = (
     "pkg/cloud/aws/assets/deployment.yaml",
     "  -v=2\n",
     "  -v=4\n",
@@ -388,16 +388,16 @@ fn a_one_line_edit_of_a_cccmo_release_head_shows_in_exactly_the_files_it_touches
 }
 
 /// A tree of the newest release's templates at `root`, with `change` applied to it.
-fn broken_tree(root: &Path, change: impl FnOnce(&Path)) {
+pub(crate) fn broken_tree(root: &Path, change: impl FnOnce(&Path)) {
     own_tree(root, &newest());
     change(root);
 }
 
-fn newest() -> String {
+pub(crate) fn newest() -> String {
     Releases::builtin().expect("releases").newest().name.clone()
 }
 
-fn edit(path: &Path, from: &str, to: &str) {
+pub(crate) fn edit(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).expect("read");
     assert!(text.contains(from), "{from:?} in {}", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).expect("write");
@@ -422,7 +422,7 @@ fn assert_render_refuses(change: impl FnOnce(&Path), message: &str) -> String {
     err
 }
 
-fn aws_deployment(root: &Path) -> PathBuf {
+pub(crate) fn aws_deployment(root: &Path) -> PathBuf {
     root.join("pkg/cloud/aws/assets/deployment.yaml")
 }
 
@@ -598,199 +598,6 @@ fn matrix_refuses_a_checkout_it_cannot_evaluate_and_writes_nothing() {
             ])
         },
         "map has no entry for key \"nope\"",
-    );
-}
-
-/// A copy of the repository's assets/ in `work`.
-fn assets_copy(work: &Path) -> PathBuf {
-    let copy = work.join("assets");
-    copy_tree(&common::root().join("assets"), &copy);
-    copy
-}
-
-fn import(tree: &Path, release: &str, assets: &Path) -> Output {
-    ccm_render(&[
-        "provider",
-        "import",
-        "--cccmo-dir",
-        s(tree),
-        "--release",
-        release,
-        "--assets",
-        s(assets),
-    ])
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-#[test]
-fn importing_each_release_head_of_cccmo_changes_nothing() {
-    let Some(reference) = reference() else {
-        eprintln!("CCM_RENDER_CCCMO_REFERENCE is not set: CCCMO's release heads are not here");
-        return;
-    };
-    let work = tempfile::tempdir().expect("tmp");
-    let assets = assets_copy(work.path());
-    let before = read_tree(&assets);
-    for release in releases() {
-        let out = import(&reference.join(&release), &release, &assets);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{release}: {}{}",
-            stdout(&out),
-            stderr(&out)
-        );
-        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
-        assert_eq!(read_tree(&assets), before, "{release}");
-    }
-}
-
-#[test]
-fn importing_a_tree_of_each_releases_templates_changes_no_manifest_and_lists_the_go_files() {
-    let work = tempfile::tempdir().expect("tmp");
-    let assets = assets_copy(work.path());
-    let before = read_tree(&assets);
-    for release in releases() {
-        let tree = work.path().join(format!("cccmo-{release}"));
-        own_tree(&tree, &release);
-        let out = import(&tree, &release, &assets);
-        // The tree holds no Go file: every Go file of the release is listed as removed.
-        assert_eq!(out.status.code(), Some(1), "{release}: {}", stderr(&out));
-        let listed = stdout(&out);
-        assert!(
-            listed.contains("pkg/cloud/aws/aws.go (removed)")
-                && listed.contains(&format!(
-                    "spec.cccmo.goFiles of {}/releases/{release}.yaml",
-                    s(&assets)
-                )),
-            "{listed}"
-        );
-        assert_eq!(read_tree(&assets), before, "{release}");
-    }
-}
-
-#[test]
-fn importing_the_newest_release_writes_the_manifest_a_template_edit_changes() {
-    let work = tempfile::tempdir().expect("tmp");
-    let assets = assets_copy(work.path());
-    let before = read_tree(&assets);
-    let tree = work.path().join("cccmo");
-    own_tree(&tree, &newest());
-    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
-    let out = import(&tree, &newest(), &assets);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let after = read_tree(&assets);
-    let changed: Vec<&String> = after
-        .keys()
-        .filter(|k| before.get(*k) != after.get(*k))
-        .collect();
-    let file = "aws/manifests/deployment-aws-cloud-controller-manager.yaml";
-    assert_eq!(changed, [file]);
-    let text = String::from_utf8(after[file].clone()).expect("utf-8");
-    assert!(
-        text.contains("  -v=4\n") && !text.contains("  -v=2\n"),
-        "{text}"
-    );
-    assert!(
-        stderr(&out).contains(&format!("wrote {}/{file}", s(&assets))),
-        "{}",
-        stderr(&out)
-    );
-}
-
-#[test]
-fn importing_an_older_release_lists_what_its_delta_lacks_and_writes_nothing() {
-    let work = tempfile::tempdir().expect("tmp");
-    let assets = assets_copy(work.path());
-    let before = read_tree(&assets);
-    let tree = work.path().join("cccmo");
-    own_tree(&tree, "4.20");
-    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
-    let out = import(&tree, "4.20", &assets);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains(&format!(
-            "{}/releases/4.20.yaml: spec.providers.aws: Deployment/aws-cloud-controller-manager differs in the checkout",
-            s(&assets)
-        )),
-        "{}",
-        stdout(&out)
-    );
-    assert_eq!(read_tree(&assets), before);
-}
-
-#[test]
-fn importing_a_release_head_whose_go_files_changed_lists_them_by_file() {
-    let Some(reference) = reference() else {
-        eprintln!("CCM_RENDER_CCCMO_REFERENCE is not set: CCCMO's release heads are not here");
-        return;
-    };
-    let work = tempfile::tempdir().expect("tmp");
-    let assets = assets_copy(work.path());
-    let before = read_tree(&assets);
-    let tree = work.path().join("cccmo");
-    copy_tree(&reference.join("4.23"), &tree);
-    edit(
-        &tree.join("pkg/cloud/aws/aws.go"),
-        "package aws",
-        "package aws // changed",
-    );
-    std::fs::write(tree.join("pkg/cloud/common/new.go"), "package common\n").expect("write");
-    // A folder without assets is Go code, not a platform: its files are new Go files.
-    std::fs::create_dir_all(tree.join("pkg/cloud/util")).expect("mkdir");
-    std::fs::write(tree.join("pkg/cloud/util/util.go"), "package util\n").expect("write");
-    let out = import(&tree, "4.23", &assets);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let listed = stdout(&out);
-    let lines: Vec<&str> = listed.lines().collect();
-    assert_eq!(lines.len(), 3, "{listed}");
-    assert!(
-        lines[0].contains("pkg/cloud/aws/aws.go: pkg/cloud/aws/aws.go (changed) fnv1a64:"),
-        "{listed}"
-    );
-    assert!(
-        lines[1].contains("pkg/cloud/common/new.go (new)"),
-        "{listed}"
-    );
-    assert!(
-        lines[2].contains("pkg/cloud/util/util.go (new)"),
-        "{listed}"
-    );
-    assert_eq!(read_tree(&assets), before);
-}
-
-#[test]
-fn import_refuses_a_template_it_cannot_evaluate_or_a_folder_that_is_no_catalogue() {
-    let work = tempfile::tempdir().expect("tmp");
-    let assets = assets_copy(work.path());
-    let tree = work.path().join("cccmo");
-    broken_tree(&tree, |root| {
-        edit(
-            &aws_deployment(root),
-            "replicas: 2",
-            "replicas: {{ .nope }}",
-        );
-    });
-    assert_refused_untouched(
-        &assets,
-        || import(&tree, &newest(), &assets),
-        "map has no entry for key \"nope\"",
-    );
-    let not_assets = work.path().join("elsewhere");
-    std::fs::create_dir_all(&not_assets).expect("mkdir");
-    own_tree(&tree, &newest());
-    assert_refused_untouched(
-        &not_assets,
-        || import(&tree, &newest(), &not_assets),
-        "elsewhere: not ccm-render's assets folder (no releases folder); run at the root of ccm-render's repository or give --assets PATH",
-    );
-    assert_refused_untouched(
-        &assets,
-        || import(&tree, "4.17", &assets),
-        "--release 4.17: not a release of",
     );
 }
 

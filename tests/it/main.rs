@@ -30,5 +30,6 @@ mod no_cryptography;
 mod properties;
 mod providers;
 mod real_install_configs;
+mod release_import;
 mod releases;
 mod schema;

@@ -35,6 +35,11 @@ impl Script {
             .position(|line| line.trim_start().starts_with(prefix))
     }
 
+    /// The lines, as they are (indentation and continuation included).
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
     /// Whether a line starts with `prefix`.
     pub fn has(&self, prefix: &str) -> bool {
         self.find(prefix).is_some()

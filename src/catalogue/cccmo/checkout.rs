@@ -64,8 +64,15 @@ fn read_text(path: &Utf8Path) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{path}: not UTF-8 text"))
 }
 
-/// The entries of a folder, sorted: (name, path, is a folder).
-fn entries(dir: &Utf8Path) -> Result<Vec<(String, Utf8PathBuf, bool)>> {
+/// One entry of a folder.
+struct DirEntry {
+    name: String,
+    path: Utf8PathBuf,
+    is_dir: bool,
+}
+
+/// The entries of `dir`, sorted by name.
+fn entries(dir: &Utf8Path) -> Result<Vec<DirEntry>> {
     let mut out = Vec::new();
     for entry in dir
         .read_dir_utf8()
@@ -76,9 +83,13 @@ fn entries(dir: &Utf8Path) -> Result<Vec<(String, Utf8PathBuf, bool)>> {
         let is_dir = std::fs::metadata(&path)
             .with_context(|| format!("{path}: cannot read"))?
             .is_dir();
-        out.push((entry.file_name().to_string(), path, is_dir));
+        out.push(DirEntry {
+            name: entry.file_name().to_string(),
+            path,
+            is_dir,
+        });
     }
-    out.sort();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
 }
 
@@ -96,7 +107,7 @@ impl Checkout {
             platforms: BTreeMap::new(),
             go_files: BTreeMap::new(),
         };
-        for (name, path, is_dir) in entries(&cloud)? {
+        for DirEntry { name, path, is_dir } in entries(&cloud)? {
             if !is_dir {
                 if is_go_source(&name) {
                     checkout.add_go(&format!("pkg/cloud/{name}"), &path)?;
@@ -121,10 +132,20 @@ impl Checkout {
                 );
             };
             let mut assets = BTreeMap::new();
-            for (entry, entry_path, entry_is_dir) in entries(&path)? {
+            for DirEntry {
+                name: entry,
+                path: entry_path,
+                is_dir: entry_is_dir,
+            } in entries(&path)?
+            {
                 let rel = format!("pkg/cloud/{name}/{entry}");
                 if entry == "assets" && entry_is_dir {
-                    for (file, file_path, file_is_dir) in entries(&entry_path)? {
+                    for DirEntry {
+                        name: file,
+                        path: file_path,
+                        is_dir: file_is_dir,
+                    } in entries(&entry_path)?
+                    {
                         if file_is_dir {
                             bail!(
                                 "{file_path}: a folder in the assets of provider {} (CCCMO embeds assets/*); ccm-render does not yet know how CCCMO applies it",
@@ -187,7 +208,7 @@ impl Checkout {
         if depth > MAX_DEPTH {
             bail!("{dir}: deeper than {MAX_DEPTH} folders below pkg/cloud");
         }
-        for (name, path, is_dir) in entries(dir)? {
+        for DirEntry { name, path, is_dir } in entries(dir)? {
             if is_dir {
                 if name != "testdata" {
                     self.read_go(&format!("{rel}/{name}"), &path, depth + 1)?;

@@ -22,7 +22,6 @@ pub mod template;
 use crate::catalogue::Catalogue;
 use crate::catalogue::Releases;
 use anyhow::{Result, anyhow, bail};
-use camino::Utf8Path;
 use ccm_catalogue::providers::{Parsed, Provider};
 use ccm_catalogue::releases::Release;
 pub use checkout::Checkout;
@@ -44,7 +43,18 @@ pub struct Evaluated {
     /// The template's first line that uses one of them (1 if none does).
     placed_line: usize,
     /// The object evaluated with the gated values empty (their gates off), if any is passed.
-    off: Option<(Value, Vec<&'static str>, usize)>,
+    off: Option<GateOff>,
+}
+
+/// An asset evaluated with the values CCCMO passes empty when their feature gates are off.
+#[derive(Debug, Clone, PartialEq)]
+struct GateOff {
+    /// The object.
+    object: Value,
+    /// The values passed empty.
+    keys: Vec<&'static str>,
+    /// The template's first line that uses one of them.
+    line: usize,
 }
 
 /// The provider manifests a checkout gives for one release: provider name → its assets, in
@@ -132,9 +142,11 @@ pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
                 for key in &gated {
                     off_values.insert((*key).to_string(), TemplateValue::Str(String::new()));
                 }
-                let off = decode_at(&at, text, &template.execute(&off_values)?, asset)?;
-                let line = first_use(&gated);
-                Some((off, gated, line))
+                Some(GateOff {
+                    object: decode_at(&at, text, &template.execute(&off_values)?, asset)?,
+                    line: first_use(&gated),
+                    keys: gated,
+                })
             };
             objects.push(Evaluated {
                 at,
@@ -332,47 +344,74 @@ fn stringify_string_fields(object: &mut Value) {
     }
 }
 
-/// The release a render with `--cccmo-dir` uses: `--release` if given, else the one whose
-/// CCCMO Go files (`pkg/cloud`) the checkout holds. Says on stderr which and why, and when the
-/// Go files differ from the release's (ccm-render then applies the release's Go side).
+/// The release a checkout renders as, and how ccm-render found it.
+#[derive(Debug, Clone)]
+pub struct CheckoutRelease<'a> {
+    /// The release.
+    pub release: &'a Release,
+    /// Whether the checkout's Go files told it (no `--release` given).
+    pub told_by_go_files: bool,
+    /// The checkout's Go files that differ from the release's (`pkg/cloud/aws/aws.go
+    /// (changed)`); none for a tree of templates alone.
+    pub go_changes: Vec<String>,
+}
+
+impl CheckoutRelease<'_> {
+    /// What a command says of it on stderr: which release and why, and the Go files that
+    /// differ (ccm-render then applies the release's Go side).
+    pub fn messages(&self, checkout: &Checkout) -> Vec<String> {
+        let cccmo = &self.release.cccmo;
+        let mut out = Vec::new();
+        if self.told_by_go_files {
+            out.push(format!(
+                "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
+                checkout.root, cccmo.branch, cccmo.commit
+            ));
+        }
+        if !self.go_changes.is_empty() {
+            out.push(format!(
+                "warning: --cccmo-dir {}: {} Go files differ from CCCMO {} {} ({}); ccm-render applies that release's Go side, not theirs",
+                checkout.root,
+                self.go_changes.len(),
+                cccmo.branch,
+                cccmo.commit,
+                self.go_changes.join(", ")
+            ));
+        }
+        out
+    }
+}
+
+/// The release a render with `--cccmo-dir` uses: `flag` (`--release`) if given, else the one
+/// whose CCCMO Go files (`pkg/cloud`) the checkout holds.
 pub fn release_for<'a>(
     releases: &'a Releases,
     checkout: &Checkout,
     flag: Option<&str>,
-) -> Result<&'a Release> {
+) -> Result<CheckoutRelease<'a>> {
+    let told_by_go_files = flag.is_none();
     let release = if let Some(version) = flag {
         releases.find(version, "--release")?
     } else {
-        let Some(release) = checkout.release_of_go_files(releases)? else {
-            bail!(
+        checkout.release_of_go_files(releases)?.ok_or_else(|| {
+            anyhow!(
                 "--cccmo-dir {}: its Go files (pkg/cloud/**/*.go) are those of no release ccm-render knows ({}); give --release X.Y to render it as one",
                 checkout.root,
                 releases.supported()
-            );
-        };
-        eprintln!(
-            "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
-            checkout.root, release.cccmo.branch, release.cccmo.commit
-        );
-        release
+            )
+        })?
     };
     // A tree of templates alone (no Go file at all) changes no Go code.
-    let changed = if checkout.go_files.is_empty() {
+    let go_changes = if checkout.go_files.is_empty() {
         Vec::new()
     } else {
         checkout.go_changes(&releases.go_files(release)?)
     };
-    if !changed.is_empty() {
-        eprintln!(
-            "warning: --cccmo-dir {}: {} Go files differ from CCCMO {} {} ({}); ccm-render applies that release's Go side, not theirs",
-            checkout.root,
-            changed.len(),
-            release.cccmo.branch,
-            release.cccmo.commit,
-            changed.join(", ")
-        );
-    }
-    Ok(release)
+    Ok(CheckoutRelease {
+        release,
+        told_by_go_files,
+        go_changes,
+    })
 }
 
 /// Replaces the manifests of every built-in provider of `catalogue` (a catalogue as of
@@ -406,8 +445,8 @@ fn check_placements(provider: &Provider, objects: &[Evaluated]) -> Result<()> {
             provider,
             &e.placed,
         )?;
-        if let Some((off, keys, line)) = &e.off {
-            placed::check_gated(&e.at, *line, &e.object, off, provider, keys)?;
+        if let Some(off) = &e.off {
+            placed::check_gated(&e.at, off.line, &e.object, &off.object, provider, &off.keys)?;
         }
     }
     Ok(())
@@ -494,21 +533,6 @@ pub fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
     })
 }
 
-/// `render --cccmo-dir`: reads the checkout, and sets `release` (`--release`) to the one the
-/// render uses ([`release_for`]). None without `--cccmo-dir`.
-pub fn for_render(
-    dir: Option<&Utf8Path>,
-    release: &mut Option<String>,
-) -> Result<Option<Checkout>> {
-    let Some(dir) = dir else {
-        return Ok(None);
-    };
-    let checkout = Checkout::read(dir)?;
-    let chosen = release_for(Releases::builtin()?, &checkout, release.as_deref())?;
-    *release = Some(chosen.name.clone());
-    Ok(Some(checkout))
-}
-
 /// The checkout's manifests, evaluated for `release`, in place of the built-in providers' of
 /// `catalogue` (a catalogue as of `release`).
 pub fn apply_checkout(
@@ -526,12 +550,4 @@ pub fn apply_checkout(
         }
     }
     apply(catalogue, &manifests)
-}
-/// `matrix --cccmo-dir` without `--release`: the checkout's release ([`release_for`]); the
-/// newest lays the cases out as a matrix without `--release` does, an older one as
-/// `--release X.Y` does.
-pub fn matrix_releases(checkout: &Checkout) -> Result<Option<Vec<&'static Release>>> {
-    let releases = Releases::builtin()?;
-    let release = release_for(releases, checkout, None)?;
-    Ok((release.name != releases.newest().name).then(|| vec![release]))
 }

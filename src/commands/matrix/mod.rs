@@ -436,11 +436,27 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         .map(crate::catalogue::cccmo::Checkout::read)
         .transpose()?;
     let releases = match &checkout {
+        // The checkout's release: the newest lays the cases out as a matrix without --release
+        // does, an older one as --release X.Y does.
         Some(checkout) if args.release.is_empty() => {
-            crate::catalogue::cccmo::matrix_releases(checkout)?
+            let builtin = Releases::builtin()?;
+            let found = crate::catalogue::cccmo::release_for(builtin, checkout, None)?;
+            for message in found.messages(checkout) {
+                super::term::say(&message);
+            }
+            (found.release.name != builtin.newest().name).then(|| vec![found.release])
         }
         _ => chosen_releases(&args.release)?,
     };
+    let rendered: Vec<&Release> = match &releases {
+        Some(list) => list.clone(),
+        None => vec![Releases::builtin()?.newest()],
+    };
+    for release in rendered {
+        if let Some(warning) = super::pipeline::go_files_to_review(release) {
+            super::term::say(&warning);
+        }
+    }
     crate::output::check_dest(&args.dest_dir)?;
     let catalogue = super::pipeline::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs

@@ -42,6 +42,10 @@ pub struct ReleaseEntry {
     pub aliases: Vec<String>,
     /// What upgrading from this release to the next one changes (empty for the newest).
     pub upgrade: Vec<String>,
+    /// The CCCMO Go files of this release that changed since the release before it and that
+    /// no one has yet recorded as carried into ccm-render ([`Cccmo::go_files_to_review`]): a
+    /// render of the release names them on stderr.
+    pub go_files_to_review: Vec<String>,
     /// Its behaviour, resolved.
     pub behaviour: Behaviour,
 }
@@ -219,6 +223,12 @@ pub struct Cccmo {
     /// `provider import` read these (nor does `ccm-render releases --output json` show them).
     #[serde(default, rename = "goFiles", skip_serializing)]
     pub go_files: BTreeMap<String, String>,
+    /// Go files of [`Cccmo::go_files`] that changed since the release before and that a
+    /// person has not yet reviewed (`provider import` lists them; a person carries each change
+    /// into ccm-render, or finds none to carry, and deletes its line). Compiled into
+    /// [`ReleaseEntry::go_files_to_review`].
+    #[serde(default, rename = "goFilesToReview", skip_serializing)]
+    pub go_files_to_review: Vec<String>,
 }
 
 /// Parses and checks release files (origin, text), newest first, each with its behaviour
@@ -280,6 +290,7 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
             ReleaseEntry {
                 name: file.metadata.name,
                 origin,
+                go_files_to_review: spec.cccmo.go_files_to_review.clone(),
                 cccmo: spec.cccmo,
                 aliases: spec.aliases,
                 upgrade: spec.upgrade,

@@ -10,39 +10,39 @@
 
 use crate::script::Script;
 use anyhow::{Result, anyhow, bail};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The objects every provider shares (`assets/common/`).
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CommonDelta {
     /// Edits of the PodDisruptionBudget.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pod_disruption_budget: Vec<Op>,
     /// Edits of the Service.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub service: Vec<Op>,
 }
 
 /// One provider's delta.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ProviderDelta {
     /// Edits of `provider.yaml`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub descriptor: Vec<Op>,
     /// Objects (manifests or bootstrap pods) the older release does not have, as `Kind/name`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub remove: Vec<String>,
     /// Edits of objects.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub patch: Vec<ObjectPatch>,
 }
 
 /// Edits of one object.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ObjectPatch {
     /// `Kind/name` of a manifest or bootstrap pod.
@@ -52,7 +52,7 @@ pub struct ObjectPatch {
 }
 
 /// One edit.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub enum Op {
     /// Removes the field or list item at the path.
@@ -71,7 +71,7 @@ pub enum Op {
         /// The item.
         value: Value,
         /// Inserts before this item (a `name` or string item) instead of at the end.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<String>,
     },
     /// Edits the script (`command: [/bin/bash, -c, SCRIPT]`) of a container or init container.
@@ -79,13 +79,13 @@ pub enum Op {
         /// The container's name.
         container: String,
         /// Removes the line starting with each of these (each must be there).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         remove: Vec<String>,
         /// Inserts `insert` before the line starting with this.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<String>,
         /// Whole flag lines to insert before `before`.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         insert: Vec<String>,
     },
 }

@@ -6,6 +6,7 @@
 pub mod behaviour;
 pub mod data;
 pub mod delta;
+pub mod diff;
 
 pub use behaviour::Behaviour;
 pub use data::{Cccmo, ReleaseEntry as Release};

@@ -4,6 +4,7 @@
 //!
 //! Modules, each using only those listed before it:
 //! * [`json_fields`], [`validate`], [`yaml`]: reading fields, checking names, YAML in and out;
+//! * [`platform`]: the platforms openshift/api defines, a closed set;
 //! * [`features`]: OpenShift's feature sets and gates, as tables;
 //! * [`script`]: the model of a container's shell script (the commands a CCM container runs);
 //! * [`provider_dir`]: reading a folder of provider files (no parsing);
@@ -14,6 +15,7 @@
 pub mod compiled;
 pub mod features;
 pub mod json_fields;
+pub mod platform;
 pub mod provider_dir;
 pub mod providers;
 pub mod releases;

@@ -9,6 +9,7 @@
 use std::net::IpAddr;
 
 use anyhow::{Result, bail};
+use ccm_catalogue::platform::Platform;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Transformed, read_object, require_platform};
@@ -40,7 +41,7 @@ struct Config {
 
 /// The vSphere transform.
 pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
-    require_platform(ctx, "VSphere", "vsphere")?;
+    require_platform(ctx, Platform::VSphere, "vsphere")?;
     let mut warnings = Vec::new();
     let mut config = read(source, &mut warnings)?;
 
@@ -581,6 +582,7 @@ labels:
 
     fn run(source: &str, infra: &Value, network: Option<&Value>) -> Result<Transformed> {
         let ctx = Context {
+            platform: super::super::test_support::platform_of(infra),
             infrastructure: infra,
             network,
             feature_enabled: &no_gates,
@@ -714,12 +716,13 @@ labels:
     #[test]
     fn vsphere_before_4_23_keeps_unlisted_vcenters_and_writes_struct_order() {
         let infra = infra_with(Some(zones()), json!({}));
-        let behaviour = crate::render::cloud_config::Behaviour {
+        let behaviour = ccm_catalogue::releases::behaviour::CloudConfig {
             vsphere_key_order: KeyOrder::Struct,
             vsphere_drop_unlisted_vcenters: false,
             ..*newest()
         };
         let ctx = Context {
+            platform: super::super::test_support::platform_of(&infra),
             infrastructure: &infra,
             network: None,
             feature_enabled: &no_gates,

@@ -17,6 +17,7 @@ mod context;
 mod gcfg;
 mod infrastructure;
 mod ini;
+mod ini_keys;
 mod openstack;
 mod schema;
 mod vsphere;

@@ -18,11 +18,12 @@ use super::infrastructure::{
     FailureDomain, Infrastructure, Network, NodeNetworking, VCenterSpec, VSphereStatus,
 };
 use super::ini::{self, Section};
+use super::ini_keys;
 mod fields;
 
 use super::schema::Record;
 use ccm_catalogue::releases::behaviour::KeyOrder;
-use fields::{CONFIG, IniKind, LABELS_INI, NODES_INI, SERVER_INI, VCENTER_KEPT};
+use fields::{CONFIG, IniKey, IniKind, LABELS_INI, NODES_INI, SERVER_INI, VCENTER_KEPT};
 
 /// CCCMO: the vSphere tag categories `OpenShift`'s installer creates for failure domains.
 const ZONE_LABEL: &str = "openshift-zone";
@@ -191,32 +192,40 @@ fn from_ini(source: &str, warnings: &mut Vec<String>) -> Result<Map<String, Valu
 /// One section's variables as YAML fields.
 fn ini_values(
     section: &Section,
-    table: &[(&str, &str, IniKind, bool)],
+    table: &[IniKey],
     global: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Map<String, Value>> {
-    let header = section.header();
     let mut out = Map::new();
     for entry in &section.entries {
-        let Some(&(ini_name, name, kind, _)) = table.iter().find(|(n, _, _, only_global)| {
-            n.eq_ignore_ascii_case(&entry.key) && (global || !only_global)
-        }) else {
-            warnings.push(format!("dropped unknown key {header} {}", entry.key));
+        let applies = |k: &IniKey| (global || !k.global_only).then_some(k.ini);
+        let Some(at) = ini_keys::find(section, &entry.key, table, applies, warnings) else {
             continue;
         };
+        let IniKey {
+            ini, yaml, kind, ..
+        } = table[at];
         let value = match (kind, entry.value.as_deref()) {
             (IniKind::Bool, None) => Value::Bool(true),
-            (_, None) => bail!("{header} {ini_name} has no value"),
+            (_, None) => return Err(ini_keys::no_value(section, ini)),
             (IniKind::Str, Some(v)) => Value::from(v),
-            (IniKind::Bool, Some(v)) => Value::Bool(gcfg::parse_bool(v).ok_or_else(|| {
-                anyhow::anyhow!("{header} {ini_name} is {v:?}; expected true or false")
-            })?),
-            (IniKind::Uint, Some(v)) => Value::from(gcfg::parse_uint(v).ok_or_else(|| {
-                anyhow::anyhow!("{header} {ini_name} is {v:?}; expected a whole number")
-            })?),
-            (IniKind::Port, Some(v)) => Value::from(atoi_port(v).ok_or_else(|| {
-                anyhow::anyhow!("{header} {ini_name} is {v:?}; expected a port number")
-            })?),
+            (IniKind::Bool, Some(v)) => Value::Bool(ini_keys::read(
+                section,
+                ini,
+                v,
+                gcfg::parse_bool,
+                ini_keys::BOOL,
+            )?),
+            (IniKind::Uint, Some(v)) => Value::from(ini_keys::read(
+                section,
+                ini,
+                v,
+                gcfg::parse_uint,
+                ini_keys::WHOLE_NUMBER,
+            )?),
+            (IniKind::Port, Some(v)) => {
+                Value::from(ini_keys::read(section, ini, v, atoi_port, ini_keys::PORT)?)
+            }
             (IniKind::List, Some(v)) => Value::from(
                 v.split(',')
                     .map(str::trim)
@@ -226,7 +235,7 @@ fn ini_values(
             (IniKind::One, Some("")) => continue,
             (IniKind::One, Some(v)) => json!([v]),
         };
-        out.insert(name.to_owned(), value);
+        out.insert(yaml.to_owned(), value);
     }
     Ok(out)
 }

@@ -44,19 +44,7 @@ pub struct Evaluated {
     /// The template's first line that uses one of them (1 if none does).
     placed_line: usize,
     /// The object evaluated with the gated values empty (their gates off), if any is passed.
-    off: Option<GatedOff>,
-}
-
-/// An asset evaluated with its feature-gated values empty, as the render writes it with those
-/// gates off.
-#[derive(Debug, Clone, PartialEq)]
-struct GatedOff {
-    /// The object so evaluated.
-    object: Value,
-    /// The gated values' keys.
-    keys: Vec<&'static str>,
-    /// The template's first line that uses one of them.
-    line: usize,
+    off: Option<(Value, Vec<&'static str>, usize)>,
 }
 
 /// The provider manifests a checkout gives for one release: provider name → its assets, in
@@ -144,11 +132,9 @@ pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
                 for key in &gated {
                     off_values.insert((*key).to_string(), TemplateValue::Str(String::new()));
                 }
-                Some(GatedOff {
-                    object: decode_at(&at, text, &template.execute(&off_values)?, asset)?,
-                    line: first_use(&gated),
-                    keys: gated,
-                })
+                let off = decode_at(&at, text, &template.execute(&off_values)?, asset)?;
+                let line = first_use(&gated);
+                Some((off, gated, line))
             };
             objects.push(Evaluated {
                 at,
@@ -420,8 +406,8 @@ fn check_placements(provider: &Provider, objects: &[Evaluated]) -> Result<()> {
             provider,
             &e.placed,
         )?;
-        if let Some(off) = &e.off {
-            placed::check_gated(&e.at, off.line, &e.object, &off.object, provider, &off.keys)?;
+        if let Some((off, keys, line)) = &e.off {
+            placed::check_gated(&e.at, *line, &e.object, off, provider, keys)?;
         }
     }
     Ok(())

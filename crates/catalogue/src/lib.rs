@@ -4,10 +4,10 @@
 //!
 //! Modules, each using only those listed before it:
 //! * [`json_fields`], [`validate`], [`yaml`]: reading fields, checking names, YAML in and out;
-//! * [`platform`]: the platforms openshift/api defines, a closed set;
 //! * [`features`]: OpenShift's feature sets and gates, as tables;
 //! * [`script`]: the model of a container's shell script (the commands a CCM container runs);
 //! * [`provider_dir`]: reading a folder of provider files (no parsing);
+//! * [`platform`]: the platforms openshift/api defines, a closed set;
 //! * [`providers`]: a provider's descriptor, its parse and its checks;
 //! * [`releases`]: a release as data (its behaviour, its delta from the next release);
 //! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.

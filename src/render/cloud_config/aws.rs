@@ -294,6 +294,16 @@ SigningRegion = signing_region\n";
     }
 
     #[test]
+    fn the_fields_openshift_defaults_are_string_fields_of_global() {
+        let mut global = read_global(&Ini::default(), &mut Vec::new()).expect("reads");
+        for name in [PROBE_MODE, NLB_MODE] {
+            assert_eq!(global.str_mut(name), Some(&mut None), "{name}");
+        }
+        assert_eq!(global.str_mut("DisableSecurityGroupIngress"), None);
+        assert_eq!(global.str_mut("Bogus"), None);
+    }
+
+    #[test]
     fn aws_empty_or_blank_global_gets_the_openshift_defaults() {
         assert_eq!(text("", &no_gates), DEFAULT3);
         assert_eq!(text("[Global]\n\t\t\t", &no_gates), DEFAULT3);

@@ -13,10 +13,11 @@
 //! test run stays quick (same code, smaller input). `scripts/bench` times the whole process.
 
 use camino::{Utf8Path, Utf8PathBuf};
+use ccm_catalogue::providers::Transform;
 use ccm_render::catalogue::{Catalogue, Selection};
 use ccm_render::commands::render_config;
 use ccm_render::config::{ClusterConfig, DEFAULT_NAMESPACE, InputFiles};
-use ccm_render::render::cloud_config::{self, Context, Transform};
+use ccm_render::render::cloud_config::{self, Context};
 use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
 
@@ -123,6 +124,7 @@ const TRANSFORMS: [(&str, Transform); 6] = [
 fn transform_with(cfg: &ClusterConfig, kind: Transform, source: &str) -> cloud_config::Transformed {
     let gates = |gate: &str| cfg.features.is_enabled(gate);
     let ctx = Context {
+        platform: cfg.infrastructure.platform,
         infrastructure: &cfg.infrastructure.raw,
         network: cfg.network.as_ref(),
         feature_enabled: &gates,
@@ -142,7 +144,7 @@ fn transform(bencher: Bencher, platform: &str) {
     // The transform the platform's provider names, so this table cannot drift from assets/.
     let catalogue = catalogue_for(&cfg);
     let Selection::Provider(provider) = catalogue.select(
-        &cfg.infrastructure.platform,
+        cfg.infrastructure.platform,
         &cfg.infrastructure.azure_cloud_name,
     ) else {
         panic!("{platform} has a provider");

@@ -15,5 +15,5 @@ static BASE: common::Conformance = common::Conformance {
 };
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    common::transform(ccm_render::render::cloud_config::Transform::Aws, &BASE, data);
+    common::transform(ccm_catalogue::providers::Transform::Aws, &BASE, data);
 });

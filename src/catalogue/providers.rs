@@ -3,11 +3,12 @@
 //! provider that renders an Infrastructure.
 
 use super::builtin::builtin_table;
-use crate::inputs::infrastructure::Infrastructure;
+use crate::inputs::infrastructure::{CcmState, Infrastructure};
 use anyhow::Result;
 use ccm_catalogue::compiled::{self, ProviderEntry, ProviderObjects};
+use ccm_catalogue::platform::Platform;
 use ccm_catalogue::providers::check::check_unambiguous;
-use ccm_catalogue::providers::{Common, EXTERNAL, Provider};
+use ccm_catalogue::providers::{Common, Provider};
 use std::collections::BTreeMap;
 
 /// All providers known to this run: the built-in ones and any `--provider-dir` folders.
@@ -60,11 +61,11 @@ impl Catalogue {
         keys: impl Fn(&str) -> Option<(String, String)>,
     ) -> Result<Self> {
         let table = builtin_table();
-        let prefix = infra.platform.to_ascii_lowercase();
+        let prefix = infra.platform.as_str().to_ascii_lowercase();
         let mut light = BTreeMap::new();
         for key in table.keys(compiled::PROVIDER) {
             let name = &key[compiled::PROVIDER.len()..];
-            if infra.platform == EXTERNAL || name.starts_with(&prefix) {
+            if infra.platform == Platform::External || name.starts_with(&prefix) {
                 light.insert(name.to_string(), builtin_provider(&table, name, false)?);
             }
         }
@@ -120,7 +121,7 @@ impl Catalogue {
     /// Picks the provider for an Infrastructure's platform (CCCMO pkg/cloud/cloud.go
     /// `getAssetsConstructor`): by `platformStatus.type`, and for Azure by cloud name, the
     /// provider that names the cloud winning over the one that does not.
-    pub fn select(&self, platform: &str, azure_cloud_name: &str) -> Selection<'_> {
+    pub fn select(&self, platform: Platform, azure_cloud_name: &str) -> Selection<'_> {
         let matching: Vec<&Provider> = self
             .providers
             .values()
@@ -153,14 +154,14 @@ impl Catalogue {
     /// `externalPlatformName` equals `spec.platformSpec.external.platformName`, ignoring case
     /// (the field is free text that the installer copies as written).
     pub fn select_for(&self, infra: &Infrastructure) -> Selection<'_> {
-        if infra.platform != EXTERNAL {
-            return self.select(&infra.platform, &infra.azure_cloud_name);
+        if infra.platform != Platform::External {
+            return self.select(infra.platform, &infra.azure_cloud_name);
         }
-        if infra.external_ccm_state != EXTERNAL {
-            let state = if infra.external_ccm_state.is_empty() {
-                "empty"
+        if infra.external_ccm_state != CcmState::External {
+            let state = if infra.external_ccm_state == CcmState::None {
+                "None"
             } else {
-                infra.external_ccm_state.as_str()
+                "empty"
             };
             return Selection::NoCcm(format!(
                 "platform External: status.platformStatus.external.cloudControllerManager.state is {state}: the cluster does not expect a CCM"
@@ -170,7 +171,7 @@ impl Catalogue {
         if let Some(provider) = self
             .providers
             .values()
-            .find(|p| p.spec().platform == EXTERNAL && p.serves_external(name))
+            .find(|p| p.spec().platform == Platform::External && p.serves_external(name))
         {
             return Selection::Provider(provider);
         }
@@ -257,9 +258,12 @@ mod tests {
     #[test]
     fn builtin_providers_start_with_their_platform_so_builtin_for_finds_them() {
         for provider in Catalogue::builtin().expect("decodes").providers.values() {
-            let platform = &provider.spec().platform;
+            let platform = provider.spec().platform;
             assert!(
-                platform == EXTERNAL || provider.name().starts_with(&platform.to_ascii_lowercase()),
+                platform == Platform::External
+                    || provider
+                        .name()
+                        .starts_with(&platform.as_str().to_ascii_lowercase()),
                 "{}: rename the folder to start with {platform} in lower case",
                 provider.origin
             );
@@ -290,7 +294,7 @@ mod tests {
         let external: Vec<&str> = catalogue
             .providers
             .values()
-            .filter(|p| p.spec().platform == EXTERNAL)
+            .filter(|p| p.spec().platform == Platform::External)
             .map(Provider::name)
             .collect();
         assert_eq!(external, ["alicloud", "digitalocean", "oci"]);
@@ -433,7 +437,7 @@ mod tests {
     #[test]
     fn azure_stack_hub_is_selected_by_cloud_name() {
         let catalogue = Catalogue::builtin().expect("loads");
-        let pick = |cloud: &str| match catalogue.select("Azure", cloud) {
+        let pick = |cloud: &str| match catalogue.select(Platform::Azure, cloud) {
             Selection::Provider(p) => p.name().to_string(),
             Selection::NoCcm(r) => r,
         };
@@ -446,7 +450,7 @@ mod tests {
     fn platform_without_provider_has_no_ccm() {
         let catalogue = Catalogue::builtin().expect("loads");
         assert!(matches!(
-            catalogue.select("BareMetal", ""),
+            catalogue.select(Platform::BareMetal, ""),
             Selection::NoCcm(_)
         ));
     }

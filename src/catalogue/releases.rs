@@ -277,7 +277,7 @@ mod tests {
             let cloud = &find(v).behaviour.cloud_config;
             assert_eq!(
                 cloud.vsphere_key_order,
-                crate::render::cloud_config::KeyOrder::Struct,
+                ccm_catalogue::releases::behaviour::KeyOrder::Struct,
                 "{v}"
             );
         }

@@ -18,7 +18,7 @@ pub fn check(dir: &Utf8Path) -> Result<ExitStatus> {
     for provider in &providers {
         let spec = provider.spec();
         let serves = spec.external_platform_name.as_deref().map_or_else(
-            || spec.platform.clone(),
+            || spec.platform.to_string(),
             |name| format!("External platformName {name}"),
         );
         let _ = writeln!(

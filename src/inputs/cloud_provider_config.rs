@@ -3,9 +3,10 @@
 //! file. A file whose documents include a ConfigMap is read as a ConfigMap; anything else is the
 //! raw cloud config text.
 
-use super::{kind_of, pick_object, read_text};
+use super::{pick_object, read_text};
 use anyhow::{Result, bail};
 use camino::Utf8Path;
+use ccm_catalogue::json_fields::kind_of;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -127,7 +128,7 @@ pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
         path,
     )?;
     super::check_api_version(&cm, "", &["v1"], path)?;
-    let cm: ConfigMap = super::typed(&cm, path)?;
+    let cm: ConfigMap = ccm_catalogue::json_fields::typed(&cm, path)?;
     Ok(Source::ConfigMap {
         origin: format!(
             "{}/{}",

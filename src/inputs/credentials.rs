@@ -5,10 +5,11 @@
 //! Secret values never appear in an error or a log line: parse errors keep only their
 //! position, type errors name the key, and [`SecretValue`] prints as `<redacted>`.
 
-use super::{kind_of, name_of, read_text};
+use super::read_text;
 use anyhow::{Result, anyhow, bail};
 use base64::Engine as _;
 use camino::{Utf8Path, Utf8PathBuf};
+use ccm_catalogue::json_fields::{kind_of, name_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

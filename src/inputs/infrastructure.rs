@@ -1,20 +1,20 @@
 //! The `Infrastructure` object (`config.openshift.io/v1`, name `cluster`): the platform, the
 //! infrastructure name, the control-plane topology and where the cloud config lives.
 
-use super::{object_from_text, read_text, typed};
+use super::{object_from_text, read_text};
 use anyhow::{Result, bail};
 use camino::Utf8Path;
+use ccm_catalogue::json_fields::typed;
+use ccm_catalogue::platform::Platform;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub use ccm_catalogue::providers::KNOWN_PLATFORMS;
 
 /// The parts of the Infrastructure that the render reads, plus the whole object for the cloud
 /// config transforms (vSphere reads failure domains and node networking from it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Infrastructure {
-    /// `status.platformStatus.type`, one of [`KNOWN_PLATFORMS`].
-    pub platform: String,
+    /// `status.platformStatus.type`.
+    pub platform: Platform,
     /// `status.platformStatus.azure.cloudName` ("" when absent).
     pub azure_cloud_name: String,
     /// `status.infrastructureName` ("" when absent; providers that need it say so).
@@ -23,9 +23,8 @@ pub struct Infrastructure {
     pub single_replica: bool,
     /// `spec.platformSpec.external.platformName` ("" when absent).
     pub external_platform_name: String,
-    /// `status.platformStatus.external.cloudControllerManager.state`: `External`, `None` or ""
-    /// (which openshift/api reads as None).
-    pub external_ccm_state: String,
+    /// `status.platformStatus.external.cloudControllerManager.state`.
+    pub external_ccm_state: CcmState,
     /// `spec.cloudConfig.name` ("" when absent).
     pub cloud_config_name: String,
     /// `spec.cloudConfig.key` ("" when absent).
@@ -77,9 +76,29 @@ struct CloudControllerManagerStatus {
     state: String,
 }
 
+/// `status.platformStatus.external.cloudControllerManager.state`: the
 /// `CloudControllerManagerState` values openshift/api defines (config/v1
-/// types_infrastructure.go; "" means None).
-const CCM_STATES: &[&str] = &["", "None", "External"];
+/// types_infrastructure.go), which reads an empty state as None.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CcmState {
+    /// Absent or "".
+    Empty,
+    /// `None`: the cluster does not expect a CCM.
+    None,
+    /// `External`: the cluster expects the CCM the user brings.
+    External,
+}
+
+impl CcmState {
+    fn parse(state: &str) -> Option<Self> {
+        match state {
+            "" => Some(Self::Empty),
+            "None" => Some(Self::None),
+            "External" => Some(Self::External),
+            _ => None,
+        }
+    }
+}
 
 #[derive(Deserialize, Default)]
 struct CloudConfigRef {
@@ -156,16 +175,16 @@ pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
         );
     };
     let mut platform_status = platform_status;
-    let platform = std::mem::take(&mut platform_status.platform);
-    if platform.is_empty() {
+    let name = std::mem::take(&mut platform_status.platform);
+    if name.is_empty() {
         bail!("{path}: status.platformStatus.type is empty");
     }
-    if !KNOWN_PLATFORMS.contains(&platform.as_str()) {
+    let Some(platform) = Platform::parse(&name) else {
         bail!(
-            "{path}: status.platformStatus.type: unknown platform {platform:?} (known: {})",
-            KNOWN_PLATFORMS.join(", ")
+            "{path}: status.platformStatus.type: unknown platform {name:?} (known: {})",
+            Platform::known()
         );
-    }
+    };
     let topology = status.control_plane_topology;
     if !topology.is_empty() && !TOPOLOGIES.contains(&topology.as_str()) {
         bail!(
@@ -178,17 +197,17 @@ pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
         ccm_catalogue::validate::infrastructure_name(&infrastructure_name)
             .map_err(|err| anyhow::anyhow!("{path}: status.infrastructureName: {err}"))?;
     }
-    let external_ccm_state = platform_status
+    let state = platform_status
         .external
         .take()
         .and_then(|e| e.cloud_controller_manager)
         .map(|c| c.state)
         .unwrap_or_default();
-    if !CCM_STATES.contains(&external_ccm_state.as_str()) {
+    let Some(external_ccm_state) = CcmState::parse(&state) else {
         bail!(
-            "{path}: status.platformStatus.external.cloudControllerManager.state: unknown state {external_ccm_state:?} (known: External, None, or empty)"
+            "{path}: status.platformStatus.external.cloudControllerManager.state: unknown state {state:?} (known: External, None, or empty)"
         );
-    }
+    };
     let external_platform_name = doc
         .spec
         .platform_spec
@@ -233,7 +252,7 @@ mod tests {
     #[test]
     fn fields_the_render_reads_are_extracted() {
         let i = parse(infra("Azure")).expect("valid");
-        assert_eq!(i.platform, "Azure");
+        assert_eq!(i.platform, Platform::Azure);
         assert_eq!(i.azure_cloud_name, "AzureStackCloud");
         assert_eq!(i.infrastructure_name, "mycluster-abcde");
         assert!(i.single_replica);
@@ -249,12 +268,12 @@ mod tests {
                 "external": {"cloudControllerManager": {"state": "External"}}}}
         });
         let i = parse(v).expect("valid");
-        assert_eq!(i.platform, "External");
+        assert_eq!(i.platform, Platform::External);
         assert_eq!(i.external_platform_name, "oci");
-        assert_eq!(i.external_ccm_state, "External");
+        assert_eq!(i.external_ccm_state, CcmState::External);
         let bare =
             parse(json!({"status": {"platformStatus": {"type": "External"}}})).expect("valid");
-        assert_eq!(bare.external_ccm_state, "");
+        assert_eq!(bare.external_ccm_state, CcmState::Empty);
         assert_eq!(bare.external_platform_name, "");
     }
 

@@ -12,10 +12,9 @@ pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
+use ccm_catalogue::json_fields::{kind_of, name_of};
 use serde_json::Value;
 use std::io::Read as _;
-
-pub use ccm_catalogue::json_fields::{kind_of, name_of, typed};
 
 /// The largest input file accepted. Real inputs are a few kilobytes; a whole
 /// `openshift-install create manifests` stream is well under a megabyte.
@@ -196,6 +195,7 @@ pub fn load_config_object(path: Option<&Utf8Path>, kind: &str) -> Result<Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ccm_catalogue::json_fields::typed;
     use serde_json::json;
 
     fn p() -> &'static Utf8Path {

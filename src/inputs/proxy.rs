@@ -1,8 +1,9 @@
 //! The cluster `Proxy` object (`config.openshift.io/v1`).
 
-use super::{object_from_text, read_text, typed};
+use super::{object_from_text, read_text};
 use anyhow::{Result, anyhow};
 use camino::Utf8Path;
+use ccm_catalogue::json_fields::typed;
 use serde::Deserialize;
 
 /// The proxy settings a CCM container gets as environment variables.

@@ -5,6 +5,7 @@
 
 use crate::catalogue::Catalogue;
 use crate::output::{Change, Plan, Tree};
+use ccm_catalogue::platform::Platform;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -296,7 +297,7 @@ pub struct PlatformSummary {
 #[serde(rename_all = "camelCase")]
 pub struct CloudConfigSummary {
     /// The transform applied (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
-    pub transform: crate::render::cloud_config::Transform,
+    pub transform: ccm_catalogue::providers::Transform,
     /// The format of `config/cloud.conf`: `ini`, `json`, `yaml`, or `as-given` when the config
     /// passes through unchanged and the provider does not declare its format.
     pub format: &'static str,
@@ -323,21 +324,21 @@ pub fn cloud_config_format(spec: &ccm_catalogue::providers::CloudConfigSpec) -> 
         .map_or("as-given", ccm_catalogue::providers::ConfigFormat::name)
 }
 
-/// Every known platform with its providers, in `KNOWN_PLATFORMS` order; the table of
+/// Every known platform with its providers, in openshift/api's order ([`Platform::ALL`]); the table of
 /// `ccm-render platforms` is printed from the same rows.
 pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
     let mut rows = Vec::new();
-    for platform in crate::inputs::infrastructure::KNOWN_PLATFORMS {
+    for platform in Platform::ALL {
         let mut matching: Vec<_> = catalogue
             .providers
             .values()
-            .filter(|p| p.spec().platform == *platform)
+            .filter(|p| p.spec().platform == platform)
             .collect();
         // The provider without a cloud name (public Azure) first.
         matching.sort_by_key(|p| p.spec().azure_cloud_name.is_some());
         if matching.is_empty() {
             rows.push(PlatformSummary {
-                platform: (*platform).to_string(),
+                platform: platform.to_string(),
                 ccm: false,
                 provider: None,
                 azure_cloud_name: None,
@@ -365,7 +366,7 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
                 .chain(spec.cloud_config.config_files.values().cloned())
                 .collect();
             rows.push(PlatformSummary {
-                platform: (*platform).to_string(),
+                platform: platform.to_string(),
                 ccm: true,
                 provider: Some(provider.name().to_string()),
                 azure_cloud_name: spec.azure_cloud_name.clone(),

@@ -75,8 +75,8 @@ impl ObjectRef {
         };
         Self {
             api_version: text(&["apiVersion"]).unwrap_or_default(),
-            kind: crate::inputs::kind_of(object).to_string(),
-            name: crate::inputs::name_of(object).to_string(),
+            kind: ccm_catalogue::json_fields::kind_of(object).to_string(),
+            name: ccm_catalogue::json_fields::name_of(object).to_string(),
             namespace: text(&["metadata", "namespace"]),
         }
     }
@@ -102,7 +102,7 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
             refs.push((path.clone(), ObjectRef::of(object)));
             // A Secret manifest (OCI's cloud-provider.yaml) can hold a cloud key: owner-only,
             // like config/cloud.conf.
-            let mode = if crate::inputs::kind_of(object) == "Secret" {
+            let mode = if ccm_catalogue::json_fields::kind_of(object) == "Secret" {
                 PRIVATE_MODE
             } else {
                 PUBLIC_MODE
@@ -158,8 +158,8 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
         .map(|o| {
             sanitize(&format!(
                 "{}-{}",
-                crate::inputs::kind_of(o),
-                crate::inputs::name_of(o)
+                ccm_catalogue::json_fields::kind_of(o),
+                ccm_catalogue::json_fields::name_of(o)
             ))
         })
         .collect();
@@ -176,8 +176,8 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
                 .unwrap_or("cluster");
             sanitize(&format!(
                 "{}-{namespace}-{}",
-                crate::inputs::kind_of(object),
-                crate::inputs::name_of(object)
+                ccm_catalogue::json_fields::kind_of(object),
+                ccm_catalogue::json_fields::name_of(object)
             ))
         } else {
             base.clone()

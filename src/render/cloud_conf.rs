@@ -42,6 +42,7 @@ pub(super) fn cloud_conf(
     };
     let feature_enabled = |gate: &str| cfg.features.is_enabled(gate);
     let context = crate::render::cloud_config::Context {
+        platform: cfg.infrastructure.platform,
         infrastructure: &cfg.infrastructure.raw,
         network: cfg.network.as_ref(),
         feature_enabled: &feature_enabled,

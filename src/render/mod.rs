@@ -153,7 +153,7 @@ fn render_objects(
 /// Applies every common step to one provider object.
 fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Result<()> {
     let platform = cfg.infrastructure.platform.as_str();
-    let kind = crate::inputs::kind_of(object).to_string();
+    let kind = ccm_catalogue::json_fields::kind_of(object).to_string();
     set_platform_labels(object, platform);
     move_namespace(object, &cfg.namespace);
 
@@ -165,7 +165,7 @@ fn adjust(object: &mut Value, cfg: &ClusterConfig, provider: &Provider) -> Resul
     let feature_gates = cfg.features.upstream_ccm_flag_value();
     let tls_flags = cfg.tls.flags();
     let is_workload = kind == "Deployment" || kind == "DaemonSet";
-    let object_name = crate::inputs::name_of(object).to_string();
+    let object_name = ccm_catalogue::json_fields::name_of(object).to_string();
     for (container, is_init) in containers_mut(object) {
         let name = set_image(
             container,
@@ -427,7 +427,7 @@ fn move_namespace(object: &mut Value, namespace: &str) {
 
 /// The pod spec of a workload or Pod, if the object has one.
 fn pod_spec(object: &Value) -> Option<&Value> {
-    match crate::inputs::kind_of(object) {
+    match ccm_catalogue::json_fields::kind_of(object) {
         "Pod" => object.get("spec"),
         _ => ccm_catalogue::json_fields::at(object, &["spec", "template", "spec"]),
     }
@@ -447,7 +447,7 @@ pub fn containers(object: &Value) -> Vec<&Value> {
 
 /// Every container of an object, mutable, with whether it is an init container.
 fn containers_mut(object: &mut Value) -> Vec<(&mut Value, bool)> {
-    let is_pod = crate::inputs::kind_of(object) == "Pod";
+    let is_pod = ccm_catalogue::json_fields::kind_of(object) == "Pod";
     let spec = if is_pod {
         object.get_mut("spec")
     } else {

@@ -368,7 +368,7 @@ fn platforms_lists_every_known_platform_and_the_twelve_ccms() {
     let out = ccm_render(&["platforms"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("utf8");
-    for platform in ccm_render::inputs::infrastructure::KNOWN_PLATFORMS {
+    for platform in ccm_catalogue::platform::Platform::ALL {
         assert!(
             text.lines().any(|l| l.starts_with(&format!("{platform} "))),
             "{platform}"

@@ -201,9 +201,9 @@ fn platforms_table_and_json() {
     let (_, text, _) = stdout_of(ccm_render(None).args(["platforms", "--output", "json"]));
     let json: Value = serde_json::from_str(&text).expect("JSON");
     let rows = json["platforms"].as_array().expect("platforms");
-    for platform in ccm_render::inputs::infrastructure::KNOWN_PLATFORMS {
+    for platform in ccm_catalogue::platform::Platform::ALL {
         assert!(
-            rows.iter().any(|r| r["platform"] == *platform),
+            rows.iter().any(|r| r["platform"] == platform.as_str()),
             "{platform}"
         );
     }

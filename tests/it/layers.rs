@@ -7,6 +7,11 @@
 //! tokens or a serde `with` attribute) names that module or an item in it; a `pub use` of a
 //! child's item is a use of the child like any other, so a child that uses its parent's items
 //! while the parent re-exports the child's is a cycle. `mod child;` alone is not a use.
+//!
+//! Things are imported from where they live: no module re-exports (`pub use`) another crate's
+//! item. And no platform is compared as a string past the inputs layer ([`platform_strings`]).
+
+mod platform_strings;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -29,6 +34,8 @@ struct Module {
     named: Vec<Vec<String>>,
     /// `pub use` re-exports: the name another module may use, and the path it stands for.
     aliases: BTreeMap<String, Vec<String>>,
+    /// Every path a `pub use` exports, globs included.
+    exported: Vec<Vec<String>>,
 }
 
 type Tree = BTreeMap<Vec<String>, Module>;
@@ -120,6 +127,10 @@ impl Collector<'_> {
                 (path, Some(r.rename.to_string()))
             }
         };
+        if export {
+            let at = self.at.clone();
+            self.tree.entry(at).or_default().exported.push(path.clone());
+        }
         if export && let Some(alias) = alias {
             let at = self.at.clone();
             self.tree
@@ -493,5 +504,59 @@ fn the_checks_find_a_cycle_and_a_reach_upwards() {
     assert!(
         !lock.contains(&vec!["inputs".to_string()]),
         "test code is left out"
+    );
+}
+
+/// The `pub use`s of a crate that export another crate's item: a path that starts neither from
+/// this crate (`crate`, `self`, `super`) nor from a child module of the one exporting it.
+fn foreign_reexports(tree: &Tree) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, module) in tree {
+        for path in &module.exported {
+            let first = path.first().map_or("", String::as_str);
+            let local =
+                matches!(first, "crate" | "self" | "super") || module.children.contains(first);
+            if !local {
+                found.push(format!("{} re-exports {}", show(at), path.join("::")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_re_exports_another_crates_item() {
+    let mut found = foreign_reexports(&crate_tree(&repo().join("src/lib.rs")));
+    found.extend(foreign_reexports(&crate_tree(
+        &repo().join("crates/catalogue/src/lib.rs"),
+    )));
+    assert!(
+        found.is_empty(),
+        "import these from the crate where they live:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The re-export check finds another crate's item (named or by glob) and leaves a child's alone.
+#[test]
+fn the_re_export_check_finds_another_crates_item() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path();
+    std::fs::write(
+        src.join("lib.rs"),
+        "mod inner;\npub use inner::Mine;\npub use serde_json::Value;\npub use anyhow::*;\n#[cfg(test)]\npub use tempfile::tempdir;\n",
+    )
+    .expect("write");
+    std::fs::write(
+        src.join("inner.rs"),
+        "pub struct Mine;\npub use super::Value as V;\n",
+    )
+    .expect("write");
+    assert_eq!(
+        foreign_reexports(&crate_tree(&src.join("lib.rs"))),
+        [
+            "crate re-exports serde_json::Value",
+            "crate re-exports anyhow"
+        ]
     );
 }

@@ -8,6 +8,7 @@
 //! * [`features`]: OpenShift's feature sets and gates, as tables;
 //! * [`script`]: the model of a container's shell script (the commands a CCM container runs);
 //! * [`provider_dir`]: reading a folder of provider files (no parsing);
+//! * [`platform`]: the platforms openshift/api defines, a closed set;
 //! * [`providers`]: a provider's descriptor, its parse and its checks;
 //! * [`releases`]: a release as data (its behaviour, its delta from the next release);
 //! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.
@@ -16,6 +17,7 @@ pub mod compiled;
 pub mod features;
 pub mod go_encode;
 pub mod json_fields;
+pub mod platform;
 pub mod provider_dir;
 pub mod providers;
 pub mod releases;

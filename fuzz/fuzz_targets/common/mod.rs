@@ -65,7 +65,7 @@ pub fn document(text: &str) -> serde_json::Value {
 /// and by NUL and a Network, which replace the conformance ones. Feature gates are all on or
 /// all off (by the input's length), as the transforms read a few of them. Errors must be one
 /// line; the same input must give the same output.
-pub fn transform(kind: ccm_render::render::cloud_config::Transform, base: &Conformance, data: &[u8]) {
+pub fn transform(kind: ccm_catalogue::providers::Transform, base: &Conformance, data: &[u8]) {
     use ccm_render::render::cloud_config::{Context, transform};
     let Some(text) = text(data) else {
         return;
@@ -87,6 +87,11 @@ pub fn transform(kind: ccm_render::render::cloud_config::Transform, base: &Confo
             .unwrap_or_else(|| fallback.clone())
     };
     let infrastructure = first_document(infrastructure, &base.infrastructure);
+    // The platform as `render` reads it; an Infrastructure `render` refuses goes no further.
+    let Ok(infra) = ccm_render::inputs::infrastructure::from_value(infrastructure.clone(), path())
+    else {
+        return;
+    };
     let network = first_document(network, &base.network);
     let gates_on = data.len().is_multiple_of(2);
     let feature_enabled = |_: &str| gates_on;
@@ -97,6 +102,7 @@ pub fn transform(kind: ccm_render::render::cloud_config::Transform, base: &Confo
         .behaviour
         .cloud_config;
     let ctx = Context {
+        platform: infra.platform,
         infrastructure: &infrastructure,
         network: Some(&network),
         feature_enabled: &feature_enabled,

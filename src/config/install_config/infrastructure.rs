@@ -4,6 +4,7 @@
 
 use super::{InstallConfig, Platform, Vips};
 use anyhow::{Result, anyhow, bail};
+use ccm_catalogue::platform::Platform as PlatformType;
 use serde_json::{Map, Value, json};
 
 /// The Infrastructure, with `spec.cloudConfig` pointing at the cloud-provider-config when the
@@ -15,14 +16,15 @@ pub fn derive(
     ibm_instance_crn: Option<&str>,
 ) -> Result<Value> {
     let (control_plane_topology, infrastructure_topology) = topologies(ic);
-    let (platform_type, spec_member, status_member) = platform(ic, infra_id, ibm_instance_crn)?;
+    let members = platform(ic, infra_id, ibm_instance_crn)?;
     let member_key = member_key(&ic.platform);
+    let platform_type = members.platform.as_str();
     let mut platform_spec = json!({"type": platform_type});
-    if let Some(spec) = spec_member {
+    if let Some(spec) = members.spec {
         platform_spec[member_key] = spec;
     }
     let mut platform_status = json!({"type": platform_type});
-    if let Some(status) = status_member {
+    if let Some(status) = members.status {
         platform_status[member_key] = status;
     }
     // ConfigMapFileReference: `key` is omitempty, `name` is not.
@@ -88,13 +90,28 @@ fn member_key(platform: &Platform) -> &'static str {
     }
 }
 
-type Members = (&'static str, Option<Value>, Option<Value>);
+/// What an install-config's platform puts in the Infrastructure: the platform type, and the
+/// platform's member of `spec.platformSpec` and of `status.platformStatus` (when it has one).
+struct Members {
+    platform: PlatformType,
+    spec: Option<Value>,
+    status: Option<Value>,
+}
+
+/// [`Members`] from its parts.
+fn members(platform: PlatformType, spec: Option<Value>, status: Option<Value>) -> Members {
+    Members {
+        platform,
+        spec,
+        status,
+    }
+}
 
 fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Members> {
     Ok(match &ic.platform {
-        Platform::Aws(p) => ("AWS", Some(aws_spec(p)), Some(aws_status(p))),
-        Platform::Azure(p) => ("Azure", None, Some(azure_status(p, infra_id))),
-        Platform::Gcp(p) => ("GCP", None, Some(gcp_status(p))),
+        Platform::Aws(p) => members(PlatformType::Aws, Some(aws_spec(p)), Some(aws_status(p))),
+        Platform::Azure(p) => members(PlatformType::Azure, None, Some(azure_status(p, infra_id))),
+        Platform::Gcp(p) => members(PlatformType::Gcp, None, Some(gcp_status(p))),
         Platform::IbmCloud(p) => {
             let crn = required_crn(crn, &ic.publish, "ibmcloud")?;
             let mut status = json!({
@@ -106,7 +123,7 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
             if !p.service_endpoints.is_empty() {
                 status["serviceEndpoints"] = json!(p.service_endpoints);
             }
-            ("IBMCloud", None, Some(status))
+            members(PlatformType::IbmCloud, None, Some(status))
         }
         Platform::PowerVs(p) => {
             let crn = required_crn(crn, &ic.publish, "powervs")?;
@@ -126,9 +143,9 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
                 spec["serviceEndpoints"] = json!(p.service_endpoints);
                 status["serviceEndpoints"] = json!(p.service_endpoints);
             }
-            ("PowerVS", Some(spec), Some(status))
+            members(PlatformType::PowerVs, Some(spec), Some(status))
         }
-        Platform::None => ("None", None, None),
+        Platform::None => members(PlatformType::None, None, None),
         Platform::External(p) => {
             // external/infrastructure.go@a1456cb7: GetInfraPlatformSpec copies the platform
             // name; GetInfraPlatformStatus maps cloudControllerManager External to the state
@@ -139,20 +156,20 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
             } else {
                 ""
             };
-            (
-                "External",
+            members(
+                PlatformType::External,
                 Some(json!({"platformName": p.platform_name})),
                 Some(json!({"cloudControllerManager": {"state": state}})),
             )
         }
         Platform::BareMetal(v) => {
             let (spec, status) = vip_members(v, &machine_networks(ic)?);
-            ("BareMetal", Some(spec), Some(status))
+            members(PlatformType::BareMetal, Some(spec), Some(status))
         }
         Platform::OpenStack(p) => {
             let v = openstack_vips(&p.vips, ic)?;
             let (spec, status) = vip_members(&v, &machine_networks(ic)?);
-            ("OpenStack", Some(spec), Some(status))
+            members(PlatformType::OpenStack, Some(spec), Some(status))
         }
         Platform::VSphere(p) => {
             let machine_networks = machine_networks(ic)?;
@@ -162,15 +179,15 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
                 vip_status(&p.vips)
             };
             status["machineNetworks"] = json!(machine_networks);
-            (
-                "VSphere",
+            members(
+                PlatformType::VSphere,
                 Some(vsphere_spec(ic, p, infra_id, &machine_networks)),
                 Some(status),
             )
         }
         Platform::Nutanix(p) => {
             let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips));
-            ("Nutanix", Some(nutanix_spec(p)), status)
+            members(PlatformType::Nutanix, Some(nutanix_spec(p)), status)
         }
     })
 }

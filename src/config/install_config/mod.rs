@@ -129,7 +129,7 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
         );
     }
     let doc = docs.remove(0);
-    if crate::inputs::kind_of(&doc) != "ConfigMap" {
+    if ccm_catalogue::json_fields::kind_of(&doc) != "ConfigMap" {
         return parse(&doc).map_err(|err| anyhow!("{path}: {err}"));
     }
     crate::inputs::check_api_version(&doc, "", &["v1"], path)?;

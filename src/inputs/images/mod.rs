@@ -6,9 +6,10 @@
 
 pub mod image_stream;
 
-use super::{kind_of, parse_documents, pick_object, read_text};
+use super::{parse_documents, pick_object, read_text};
 use anyhow::{Result, anyhow, bail};
 use camino::Utf8Path;
+use ccm_catalogue::json_fields::kind_of;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

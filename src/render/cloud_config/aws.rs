@@ -3,11 +3,12 @@
 //! applies `OpenShift`'s defaults and writes it back in CCCMO's layout, quoted so that the AWS
 //! cloud provider can still read it.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use super::context::{Context, Transformed};
 use super::gcfg;
 use super::ini::{Ini, Section, parse};
+use super::ini_keys::{BOOL, WHOLE_NUMBER, find, no_value, read};
 use ccm_catalogue::releases::behaviour::NodeIpFamilies;
 
 /// How gcfg reads a `[Global]` variable into its Go field.
@@ -22,25 +23,36 @@ enum Kind {
     Multi,
 }
 
+/// A `[Global]` variable: its gcfg name and how gcfg reads it.
+#[derive(Clone, Copy)]
+struct GlobalKey {
+    name: &'static str,
+    kind: Kind,
+}
+
+const fn key(name: &'static str, kind: Kind) -> GlobalKey {
+    GlobalKey { name, kind }
+}
+
 /// `CloudConfig.Global` in struct order, which is the order CCCMO writes (go-ini `ReflectFrom`).
-const GLOBAL: &[(&str, Kind)] = &[
-    ("Zone", Kind::Str),
-    ("Region", Kind::Str),
-    ("VPC", Kind::Str),
-    ("SubnetID", Kind::Str),
-    ("RouteTableID", Kind::Str),
-    ("RoleARN", Kind::Str),
-    ("SourceARN", Kind::Str),
-    ("KubernetesClusterTag", Kind::Str),
-    ("KubernetesClusterID", Kind::Str),
-    ("DisableSecurityGroupIngress", Kind::Bool),
-    ("ElbSecurityGroup", Kind::Str),
-    ("NodeIPFamilies", Kind::Multi),
-    ("ClusterServiceLoadBalancerHealthProbeMode", Kind::Str),
-    ("ClusterServiceSharedLoadBalancerHealthProbePort", Kind::Int),
-    ("ClusterServiceSharedLoadBalancerHealthProbePath", Kind::Str),
-    ("SupportedTopologyInstanceTypePattern", Kind::Str),
-    ("NLBSecurityGroupMode", Kind::Str),
+const GLOBAL: &[GlobalKey] = &[
+    key("Zone", Kind::Str),
+    key("Region", Kind::Str),
+    key("VPC", Kind::Str),
+    key("SubnetID", Kind::Str),
+    key("RouteTableID", Kind::Str),
+    key("RoleARN", Kind::Str),
+    key("SourceARN", Kind::Str),
+    key("KubernetesClusterTag", Kind::Str),
+    key("KubernetesClusterID", Kind::Str),
+    key("DisableSecurityGroupIngress", Kind::Bool),
+    key("ElbSecurityGroup", Kind::Str),
+    key("NodeIPFamilies", Kind::Multi),
+    key("ClusterServiceLoadBalancerHealthProbeMode", Kind::Str),
+    key("ClusterServiceSharedLoadBalancerHealthProbePort", Kind::Int),
+    key("ClusterServiceSharedLoadBalancerHealthProbePath", Kind::Str),
+    key("SupportedTopologyInstanceTypePattern", Kind::Str),
+    key("NLBSecurityGroupMode", Kind::Str),
 ];
 
 /// `CloudConfig.ServiceOverride[*]` in struct order.
@@ -64,39 +76,42 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
 
     // CCCMO pkg/cloud/aws/aws_config_transformer.go setOpenShiftDefaults: OpenShift points the
     // Cluster-scope services' health checks at kube-proxy's shared endpoint.
-    if let Some(mode) = global.get_mut(index(PROBE_MODE)).filter(|v| v.is_empty()) {
-        mode.push("Shared".to_owned());
+    if let Some(mode @ None) = global.str_mut(PROBE_MODE) {
+        *mode = Some("Shared".to_owned());
     }
     // …and with this gate on, lets the CCM manage NLB security groups (CCCMO 4.21 and later).
     if ctx.behaviour.aws_nlb_security_group_mode
         && (ctx.feature_enabled)(NLB_GATE)
-        && let Some(mode) = global.get_mut(index(NLB_MODE))
+        && let Some(mode) = global.str_mut(NLB_MODE)
     {
-        if let Some(old) = mode.first().filter(|old| *old != "Managed") {
+        if let Some(old) = mode.as_deref().filter(|old| *old != "Managed") {
             warnings.push(format!(
                 "[Global] {NLB_MODE} {old:?} replaced by \"Managed\": feature gate {NLB_GATE} is enabled"
             ));
         }
-        *mode = vec!["Managed".to_owned()];
+        *mode = Some("Managed".to_owned());
     }
 
     let mut out = Ini::default();
     let section = out.ensure_section("Global", None);
     // CCCMO drops keys whose value is "" (bools and ints always have one).
-    for ((name, kind), values) in GLOBAL.iter().zip(&global) {
-        let values: Vec<&String> = values.iter().filter(|v| !v.is_empty()).collect();
+    for (key, value) in GLOBAL.iter().zip(&global.values) {
+        let values: Vec<String> = value
+            .written()
+            .into_iter()
+            .filter(|v| !v.is_empty())
+            .collect();
         // CCCMO 4.19-4.21 let go-ini write the Go slice, comma-joined on one line; 4.22 writes
         // one shadow key per family, the form the AWS cloud provider reads back as a list.
-        if *kind == Kind::Multi
+        if key.kind == Kind::Multi
             && ctx.behaviour.aws_node_ip_families == NodeIpFamilies::Joined
             && !values.is_empty()
         {
-            let joined: Vec<&str> = values.iter().map(|v| v.as_str()).collect();
-            section.push(name, &joined.join(","));
+            section.push(key.name, &values.join(","));
             continue;
         }
-        for value in values {
-            section.push(name, value);
+        for value in &values {
+            section.push(key.name, value);
         }
     }
     let mut overrides = read_overrides(&ini, &mut warnings)?;
@@ -113,56 +128,90 @@ pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     })
 }
 
-fn index(name: &str) -> usize {
-    GLOBAL
-        .iter()
-        .position(|(n, _)| *n == name)
-        .unwrap_or(usize::MAX)
+/// A `[Global]` value as gcfg sets its Go field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum GlobalValue {
+    /// `string`; None while no line sets it (a line may set it to "").
+    Str(Option<String>),
+    /// `bool`.
+    Bool(bool),
+    /// `int32`.
+    Int(i32),
+    /// `[]string`.
+    Multi(Vec<String>),
 }
 
-/// The `[Global]` values as gcfg would set them: one normalised value per single-valued field
-/// (`false` and `0` for unset bools and ints), every value of a multi-valued one.
-fn read_global(ini: &Ini, warnings: &mut Vec<String>) -> Result<Vec<Vec<String>>> {
-    let mut values: Vec<Vec<String>> = GLOBAL
-        .iter()
-        .map(|(_, kind)| match kind {
-            Kind::Bool => vec!["false".to_owned()],
-            Kind::Int => vec!["0".to_owned()],
-            Kind::Str | Kind::Multi => Vec::new(),
-        })
-        .collect();
+impl GlobalValue {
+    /// The Go zero value of a field of `kind`.
+    fn zero(kind: Kind) -> Self {
+        match kind {
+            Kind::Str => Self::Str(None),
+            Kind::Bool => Self::Bool(false),
+            Kind::Int => Self::Int(0),
+            Kind::Multi => Self::Multi(Vec::new()),
+        }
+    }
+
+    /// The values go-ini writes for the field, one per line.
+    fn written(&self) -> Vec<String> {
+        match self {
+            Self::Str(value) => value.iter().cloned().collect(),
+            Self::Bool(value) => vec![value.to_string()],
+            Self::Int(value) => vec![value.to_string()],
+            Self::Multi(values) => values.clone(),
+        }
+    }
+}
+
+/// `CloudConfig.Global` as gcfg reads it: one value per [`GLOBAL`] key, in its order.
+struct Global {
+    values: Vec<GlobalValue>,
+}
+
+impl Global {
+    /// The string field `name` of [`GLOBAL`] (None if it names none or a field of another kind).
+    fn str_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+        let at = GLOBAL.iter().position(|k| k.name == name)?;
+        match &mut self.values[at] {
+            GlobalValue::Str(value) => Some(value),
+            _ => None,
+        }
+    }
+}
+
+/// The `[Global]` values as gcfg would set them: Go's zero value for a field no line sets.
+fn read_global(ini: &Ini, warnings: &mut Vec<String>) -> Result<Global> {
+    let mut values: Vec<GlobalValue> = GLOBAL.iter().map(|k| GlobalValue::zero(k.kind)).collect();
     for section in &ini.sections {
         if section.is("Global", None) {
             for entry in &section.entries {
-                let Some(((name, kind), target)) = GLOBAL
-                    .iter()
-                    .zip(values.iter_mut())
-                    .find(|((n, _), _)| n.eq_ignore_ascii_case(&entry.key))
-                else {
-                    warnings.push(format!("dropped unknown key [Global] {}", entry.key));
+                let Some(at) = find(section, &entry.key, GLOBAL, |k| Some(k.name), warnings) else {
                     continue;
                 };
-                let (name, kind) = (*name, *kind);
-                let value = entry.value.as_deref();
-                match (kind, value) {
+                let name = GLOBAL[at].name;
+                match (&mut values[at], entry.value.as_deref()) {
                     // gcfg: a blank multi-valued variable clears the list.
-                    (Kind::Multi, None) => target.clear(),
-                    (Kind::Multi, Some(v)) => target.push(v.to_owned()),
+                    (GlobalValue::Multi(list), None) => list.clear(),
+                    (GlobalValue::Multi(list), Some(v)) => list.push(v.to_owned()),
                     // gcfg: a blank bool is true.
-                    (Kind::Bool, None) => *target = vec!["true".to_owned()],
-                    (Kind::Bool, Some(v)) => *target = vec![gcfg_bool(v, name)?.to_string()],
-                    (Kind::Str | Kind::Int, None) => {
-                        bail!("[Global] {name} has no value; write {name} = …")
+                    (GlobalValue::Bool(b), None) => *b = true,
+                    (GlobalValue::Bool(b), Some(v)) => {
+                        *b = read(section, name, v, gcfg::parse_bool, BOOL)?;
                     }
-                    (Kind::Int, Some(v)) => *target = vec![gcfg_int(v, name)?.to_string()],
-                    (Kind::Str, Some(v)) => *target = vec![v.to_owned()],
+                    (GlobalValue::Str(_) | GlobalValue::Int(_), None) => {
+                        return Err(no_value(section, name));
+                    }
+                    (GlobalValue::Int(n), Some(v)) => {
+                        *n = read(section, name, v, gcfg_int, WHOLE_NUMBER)?;
+                    }
+                    (GlobalValue::Str(s), Some(v)) => *s = Some(v.to_owned()),
                 }
             }
         } else if !section.name.eq_ignore_ascii_case("ServiceOverride") {
             warnings.push(format!("dropped unknown section {}", section.header()));
         }
     }
-    Ok(values)
+    Ok(Global { values })
 }
 
 /// Each `[ServiceOverride "…"]` with its known keys in struct order and empty values left out.
@@ -174,22 +223,19 @@ fn read_overrides(ini: &Ini, warnings: &mut Vec<String>) -> Result<Vec<Section>>
         }
         let mut values = vec![String::new(); SERVICE_OVERRIDE.len()];
         for entry in &section.entries {
-            let Some((name, target)) = SERVICE_OVERRIDE
-                .iter()
-                .zip(values.iter_mut())
-                .find(|(n, _)| n.eq_ignore_ascii_case(&entry.key))
-            else {
-                warnings.push(format!(
-                    "dropped unknown key {} {}",
-                    section.header(),
-                    entry.key
-                ));
+            let Some(at) = find(
+                section,
+                &entry.key,
+                SERVICE_OVERRIDE,
+                |n| Some(*n),
+                warnings,
+            ) else {
                 continue;
             };
             let Some(value) = &entry.value else {
-                bail!("{} {name} has no value", section.header());
+                return Err(no_value(section, SERVICE_OVERRIDE[at]));
             };
-            target.clone_from(value);
+            values[at].clone_from(value);
         }
         let mut written = Section::new("ServiceOverride", section.sub.as_deref());
         for (name, value) in SERVICE_OVERRIDE.iter().zip(&values) {
@@ -202,20 +248,9 @@ fn read_overrides(ini: &Ini, warnings: &mut Vec<String>) -> Result<Vec<Section>>
     Ok(out)
 }
 
-/// A gcfg bool ([`gcfg::parse_bool`]) of `[Global]`, or an error naming the key.
-fn gcfg_bool(value: &str, name: &str) -> Result<bool> {
-    gcfg::parse_bool(value).ok_or_else(|| {
-        anyhow::anyhow!(
-            "[Global] {name} is {value:?}; expected true or false (yes/no, on/off, 1/0)"
-        )
-    })
-}
-
-/// A gcfg int ([`gcfg::parse_int`]) of `[Global]` that fits Go's int32, or an error naming the key.
-fn gcfg_int(value: &str, name: &str) -> Result<i32> {
-    gcfg::parse_int(value)
-        .and_then(|n| i32::try_from(n).ok())
-        .ok_or_else(|| anyhow::anyhow!("[Global] {name} is {value:?}; expected a whole number"))
+/// A gcfg int ([`gcfg::parse_int`]) that fits Go's int32.
+fn gcfg_int(value: &str) -> Option<i32> {
+    gcfg::parse_int(value).and_then(|n| i32::try_from(n).ok())
 }
 
 #[cfg(test)]
@@ -256,6 +291,16 @@ SigningRegion = signing_region\n";
 
     fn text(source: &str, gates: &dyn Fn(&str) -> bool) -> String {
         run(source, gates).expect("transforms").text
+    }
+
+    #[test]
+    fn the_fields_openshift_defaults_are_string_fields_of_global() {
+        let mut global = read_global(&Ini::default(), &mut Vec::new()).expect("reads");
+        for name in [PROBE_MODE, NLB_MODE] {
+            assert_eq!(global.str_mut(name), Some(&mut None), "{name}");
+        }
+        assert_eq!(global.str_mut("DisableSecurityGroupIngress"), None);
+        assert_eq!(global.str_mut("Bogus"), None);
     }
 
     #[test]

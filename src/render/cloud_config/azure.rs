@@ -4,6 +4,7 @@
 //! would: compact, in struct order, zero values of `omitempty` fields left out.
 
 use anyhow::{Result, bail};
+use ccm_catalogue::platform::Platform;
 use serde_json::{Map, Value};
 
 use super::context::{Context, Transformed, read_object, require_platform};
@@ -163,7 +164,7 @@ pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Tran
         Cloud::Public => "azure",
         Cloud::Stack => "azurestack",
     };
-    require_platform(ctx, "Azure", name)?;
+    require_platform(ctx, Platform::Azure, name)?;
     // CCCMO's IsAzure dereferences platformStatus.azure without a nil check (docs/differences-from-cccmo.md); a
     // missing azure status is read here as an empty cloud name, i.e. the public cloud.
     let infra: Infrastructure = read_object(ctx.infrastructure, "Infrastructure")?;

@@ -1,13 +1,15 @@
 //! What every transform reads and returns, and the checks they share: the [`Context`] a
 //! transform may read, the [`Transformed`] result, and the platform check.
 
-use super::infrastructure::Infrastructure;
 use anyhow::{Result, bail};
+use ccm_catalogue::platform::Platform;
 use ccm_catalogue::releases::behaviour::CloudConfig as Behaviour;
 use serde::Deserialize;
 
 /// What a transform may read besides the source text.
 pub struct Context<'a> {
+    /// The Infrastructure's `status.platformStatus.type`, as the inputs layer read it.
+    pub platform: Platform,
     /// The whole parsed Infrastructure object (config.openshift.io/v1), as JSON.
     pub infrastructure: &'a serde_json::Value,
     /// The parsed Network object (config.openshift.io/v1), when given (vSphere IP families).
@@ -36,24 +38,17 @@ pub(super) fn read_object<'a, T: Deserialize<'a>>(
     T::deserialize(value).map_err(|err| anyhow::anyhow!("reading the {what}: {err}"))
 }
 
-/// Fails unless the Infrastructure's platform is `expected`. CCCMO reads
-/// `status.platformStatus.type`; clusters older than platformStatus only have `status.platform`.
-pub(super) fn require_platform(ctx: &Context<'_>, expected: &str, transform: &str) -> Result<()> {
-    let infra: Infrastructure = read_object(ctx.infrastructure, "Infrastructure")?;
-    let status = infra.status.unwrap_or_default();
-    let actual = status
-        .platform_status
-        .and_then(|p| p.kind)
-        .or(status.platform)
-        .unwrap_or_default();
-    if actual.is_empty() {
+/// Fails unless the Infrastructure's platform (CCCMO reads `status.platformStatus.type`) is
+/// `expected`.
+pub(super) fn require_platform(
+    ctx: &Context<'_>,
+    expected: Platform,
+    transform: &str,
+) -> Result<()> {
+    if ctx.platform != expected {
         bail!(
-            "the Infrastructure has no status.platformStatus.type; the {transform} transform needs {expected}"
-        );
-    }
-    if actual != expected {
-        bail!(
-            "the {transform} cloud config transform needs an Infrastructure of platform {expected}, but status.platformStatus.type is {actual:?}"
+            "the {transform} cloud config transform needs an Infrastructure of platform {expected}, but status.platformStatus.type is {:?}",
+            ctx.platform.as_str()
         );
     }
     Ok(())

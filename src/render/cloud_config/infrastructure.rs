@@ -80,16 +80,12 @@ pub struct NodeNetwork {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Status {
-    /// Set by clusters older than `platformStatus`.
-    pub platform: Option<String>,
     pub platform_status: Option<PlatformStatus>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct PlatformStatus {
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
     pub vsphere: Option<VSphereStatus>,
     pub azure: Option<AzureStatus>,
 }

@@ -17,15 +17,14 @@ mod context;
 mod gcfg;
 mod infrastructure;
 mod ini;
+mod ini_keys;
 mod openstack;
 mod schema;
 mod vsphere;
 
 use anyhow::Result;
+use ccm_catalogue::providers::Transform;
 
-pub use ccm_catalogue::providers::Transform;
-
-pub use ccm_catalogue::releases::behaviour::{CloudConfig as Behaviour, KeyOrder, NodeIpFamilies};
 pub use context::{Context, Transformed};
 
 /// Transforms the `source` cloud config as CCCMO does for a provider whose descriptor names `kind`.
@@ -49,6 +48,7 @@ pub fn transform(kind: Transform, source: &str, ctx: &Context<'_>) -> Result<Tra
 pub(crate) mod test_support {
     //! Helpers for the transforms' tests: Infrastructure objects and contexts.
     use super::Context;
+    use ccm_catalogue::platform::Platform;
     use serde_json::{Value, json};
 
     /// A minimal Infrastructure of `platform`.
@@ -70,8 +70,17 @@ pub(crate) mod test_support {
         true
     }
 
+    /// The platform of a test Infrastructure (`None` when it names none).
+    pub fn platform_of(infra: &Value) -> Platform {
+        infra["status"]["platformStatus"]["type"]
+            .as_str()
+            .and_then(Platform::parse)
+            .unwrap_or(Platform::None)
+    }
+
     pub fn ctx<'a>(infra: &'a Value, gates: &'a dyn Fn(&str) -> bool) -> Context<'a> {
         Context {
+            platform: platform_of(infra),
             infrastructure: infra,
             network: None,
             feature_enabled: gates,
@@ -80,7 +89,7 @@ pub(crate) mod test_support {
     }
 
     /// The newest release's transform behaviour.
-    pub fn newest() -> &'static super::Behaviour {
+    pub fn newest() -> &'static ccm_catalogue::releases::behaviour::CloudConfig {
         &crate::catalogue::Releases::builtin()
             .expect("built-in releases load")
             .newest()
@@ -127,6 +136,7 @@ mod tests {
     use super::context::require_platform;
     use super::test_support::*;
     use super::*;
+    use ccm_catalogue::platform::Platform;
     use pretty_assertions::assert_eq;
 
     #[test]
@@ -159,25 +169,16 @@ mod tests {
     }
 
     #[test]
-    fn platform_check_reads_platform_status_then_status_platform() {
+    fn platform_check_refuses_another_platform_naming_both() {
         let infra = infra("AWS");
-        assert!(require_platform(&ctx(&infra, &no_gates), "AWS", "aws").is_ok());
-        let legacy = serde_json::json!({"status": {"platform": "OpenStack"}});
-        assert!(require_platform(&ctx(&legacy, &no_gates), "OpenStack", "openstack").is_ok());
-        let err = require_platform(&ctx(&infra, &no_gates), "VSphere", "vsphere")
+        let aws = ctx(&infra, &no_gates);
+        assert!(require_platform(&aws, Platform::Aws, "aws").is_ok());
+        let err = require_platform(&aws, Platform::VSphere, "vsphere")
             .expect_err("wrong platform")
             .to_string();
         assert!(
             err.contains("needs an Infrastructure of platform VSphere") && err.contains("\"AWS\""),
             "{err}"
         );
-        let empty = serde_json::json!({});
-        let err = require_platform(&ctx(&empty, &no_gates), "AWS", "aws").expect_err("no platform");
-        assert!(
-            err.to_string().contains("no status.platformStatus.type"),
-            "{err}"
-        );
-        let broken = serde_json::json!({"status": {"platformStatus": "AWS"}});
-        assert!(require_platform(&ctx(&broken, &no_gates), "AWS", "aws").is_err());
     }
 }

@@ -3,6 +3,7 @@
 //! and sets `OpenShift`'s load balancer defaults. Every other key is kept as written.
 
 use anyhow::{Result, bail};
+use ccm_catalogue::platform::Platform;
 
 use super::context::{Context, Transformed, require_platform};
 use super::ini::parse;
@@ -24,7 +25,7 @@ const CLOUDS_YAML: &[(&str, &str)] = &[
 
 /// The `OpenStack` transform.
 pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
-    require_platform(ctx, "OpenStack", "openstack")?;
+    require_platform(ctx, Platform::OpenStack, "openstack")?;
     let (mut ini, mut warnings) = parse(source)?;
 
     let global = ini.ensure_section("Global", None);

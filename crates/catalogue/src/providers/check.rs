@@ -4,9 +4,10 @@
 //! the file. build.rs, `provider check` and `--provider-dir` all check through these.
 
 use super::descriptor::{
-    API_VERSION, ConfigFormat, CredentialSource, CredentialsSpec, Descriptor, EXTERNAL,
-    KNOWN_PLATFORMS, Provider, ProviderSpec,
+    API_VERSION, ConfigFormat, CredentialSource, CredentialsSpec, Descriptor, Provider,
+    ProviderSpec,
 };
+use crate::platform::Platform;
 use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 
@@ -29,10 +30,10 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
         );
     }
     let spec = &d.spec;
-    if !KNOWN_PLATFORMS.contains(&spec.platform.as_str()) {
-        bail!("spec.platform: unknown platform {:?}", spec.platform);
-    }
-    match (&spec.external_platform_name, spec.platform == EXTERNAL) {
+    match (
+        &spec.external_platform_name,
+        spec.platform == Platform::External,
+    ) {
         (None, true) => bail!(
             "spec.externalPlatformName: required with platform External (the Infrastructure's spec.platformSpec.external.platformName it serves)"
         ),
@@ -256,7 +257,7 @@ pub fn check_unambiguous<'a>(providers: impl IntoIterator<Item = &'a Provider>) 
         for b in &all[i + 1..] {
             let (sa, sb) = (a.spec(), b.spec());
             let clash = sa.platform == sb.platform
-                && if sa.platform == EXTERNAL {
+                && if sa.platform == Platform::External {
                     sa.external_platform_name
                         .as_deref()
                         .is_some_and(|n| b.serves_external(n))

@@ -2,36 +2,13 @@
 //! (those are [`super::check`]'s) and no I/O. Serialize is derived as well as Deserialize so
 //! that build.rs can compile the built-in providers into the binary (see [`crate::compiled`]).
 
+use crate::platform::Platform;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The platform type whose CCM the user brings.
-pub const EXTERNAL: &str = "External";
-
 /// The descriptor's `apiVersion`.
 pub const API_VERSION: &str = "ccm-render.openshift.io/v1alpha1";
-
-/// Every platform type string openshift/api defines (`config/v1/types_infrastructure.go`,
-/// `PlatformType`). Anything else in `status.platformStatus.type` is an error.
-pub const KNOWN_PLATFORMS: &[&str] = &[
-    "AWS",
-    "Azure",
-    "BareMetal",
-    "GCP",
-    "Libvirt",
-    "OpenStack",
-    "None",
-    "VSphere",
-    "oVirt",
-    "IBMCloud",
-    "KubeVirt",
-    "EquinixMetal",
-    "PowerVS",
-    "AlibabaCloud",
-    "Nutanix",
-    "External",
-];
 
 /// Which transform a provider uses (the provider descriptor names it in lower case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -78,7 +55,7 @@ pub struct DescriptorMetadata {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ProviderSpec {
     /// The `status.platformStatus.type` served.
-    pub platform: String,
+    pub platform: Platform,
     /// When set, only Infrastructures with this `status.platformStatus.azure.cloudName`.
     #[serde(default)]
     pub azure_cloud_name: Option<String>,

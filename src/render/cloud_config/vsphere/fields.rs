@@ -94,70 +94,89 @@ pub(super) enum IniKind {
     One,
 }
 
-/// `[Global]` and `[VirtualCenter "…"]` variables; the `bool` marks those only `[Global]` has.
-pub(super) const SERVER_INI: &[(&str, &str, IniKind, bool)] = &[
-    ("user", "user", IniKind::Str, false),
-    ("password", "password", IniKind::Str, false),
-    ("server", "server", IniKind::Str, false),
-    ("port", "port", IniKind::Port, false),
-    ("insecure-flag", "insecureFlag", IniKind::Bool, false),
-    ("datacenters", "datacenters", IniKind::List, false),
-    (
-        "soap-roundtrip-count",
-        "soapRoundtripCount",
-        IniKind::Uint,
-        false,
-    ),
-    ("ca-file", "caFile", IniKind::Str, false),
-    ("thumbprint", "thumbprint", IniKind::Str, false),
-    ("secret-name", "secretName", IniKind::Str, false),
-    ("secret-namespace", "secretNamespace", IniKind::Str, false),
-    ("secrets-directory", "secretsDirectory", IniKind::Str, true),
-    ("api-disable", "apiDisable", IniKind::Bool, true),
-    ("api-binding", "apiBinding", IniKind::Str, true),
-    ("ip-family", "ipFamily", IniKind::One, false),
+/// An INI variable library-go reads: its INI name, the YAML field it becomes, how it is read,
+/// and whether only `[Global]` has it.
+#[derive(Clone, Copy)]
+pub(super) struct IniKey {
+    pub ini: &'static str,
+    pub yaml: &'static str,
+    pub kind: IniKind,
+    pub global_only: bool,
+}
+
+/// A variable of `[Global]` and of `[VirtualCenter "…"]` (or of the section its table is for).
+const fn ini_key(ini: &'static str, yaml: &'static str, kind: IniKind) -> IniKey {
+    IniKey {
+        ini,
+        yaml,
+        kind,
+        global_only: false,
+    }
+}
+
+/// A variable only `[Global]` has.
+const fn global_only(ini: &'static str, yaml: &'static str, kind: IniKind) -> IniKey {
+    IniKey {
+        global_only: true,
+        ..ini_key(ini, yaml, kind)
+    }
+}
+
+/// `[Global]` and `[VirtualCenter "…"]` variables.
+pub(super) const SERVER_INI: &[IniKey] = &[
+    ini_key("user", "user", IniKind::Str),
+    ini_key("password", "password", IniKind::Str),
+    ini_key("server", "server", IniKind::Str),
+    ini_key("port", "port", IniKind::Port),
+    ini_key("insecure-flag", "insecureFlag", IniKind::Bool),
+    ini_key("datacenters", "datacenters", IniKind::List),
+    ini_key("soap-roundtrip-count", "soapRoundtripCount", IniKind::Uint),
+    ini_key("ca-file", "caFile", IniKind::Str),
+    ini_key("thumbprint", "thumbprint", IniKind::Str),
+    ini_key("secret-name", "secretName", IniKind::Str),
+    ini_key("secret-namespace", "secretNamespace", IniKind::Str),
+    global_only("secrets-directory", "secretsDirectory", IniKind::Str),
+    global_only("api-disable", "apiDisable", IniKind::Bool),
+    global_only("api-binding", "apiBinding", IniKind::Str),
+    ini_key("ip-family", "ipFamily", IniKind::One),
 ];
 
-pub(super) const LABELS_INI: &[(&str, &str, IniKind, bool)] = &[
-    ("zone", "zone", IniKind::Str, false),
-    ("region", "region", IniKind::Str, false),
+/// `[Labels]` variables.
+pub(super) const LABELS_INI: &[IniKey] = &[
+    ini_key("zone", "zone", IniKind::Str),
+    ini_key("region", "region", IniKind::Str),
 ];
 
-pub(super) const NODES_INI: &[(&str, &str, IniKind, bool)] = &[
-    (
+/// `[Nodes]` variables.
+pub(super) const NODES_INI: &[IniKey] = &[
+    ini_key(
         "internal-network-subnet-cidr",
         "internalNetworkSubnetCidr",
         IniKind::Str,
-        false,
     ),
-    (
+    ini_key(
         "external-network-subnet-cidr",
         "externalNetworkSubnetCidr",
         IniKind::Str,
-        false,
     ),
-    (
+    ini_key(
         "internal-vm-network-name",
         "internalVmNetworkName",
         IniKind::Str,
-        false,
     ),
-    (
+    ini_key(
         "external-vm-network-name",
         "externalVmNetworkName",
         IniKind::Str,
-        false,
     ),
-    (
+    ini_key(
         "exclude-internal-network-subnet-cidr",
         "excludeInternalNetworkSubnetCidr",
         IniKind::Str,
-        false,
     ),
-    (
+    ini_key(
         "exclude-external-network-subnet-cidr",
         "excludeExternalNetworkSubnetCidr",
         IniKind::Str,
-        false,
     ),
 ];

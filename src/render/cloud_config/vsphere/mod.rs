@@ -9,6 +9,7 @@
 use std::net::IpAddr;
 
 use anyhow::{Result, bail};
+use ccm_catalogue::platform::Platform;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Transformed, read_object, require_platform};
@@ -17,11 +18,12 @@ use super::infrastructure::{
     FailureDomain, Infrastructure, Network, NodeNetworking, VCenterSpec, VSphereStatus,
 };
 use super::ini::{self, Section};
+use super::ini_keys;
 mod fields;
 
 use super::schema::Record;
 use ccm_catalogue::releases::behaviour::KeyOrder;
-use fields::{CONFIG, IniKind, LABELS_INI, NODES_INI, SERVER_INI, VCENTER_KEPT};
+use fields::{CONFIG, IniKey, IniKind, LABELS_INI, NODES_INI, SERVER_INI, VCENTER_KEPT};
 
 /// CCCMO: the vSphere tag categories `OpenShift`'s installer creates for failure domains.
 const ZONE_LABEL: &str = "openshift-zone";
@@ -40,7 +42,7 @@ struct Config {
 
 /// The vSphere transform.
 pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
-    require_platform(ctx, "VSphere", "vsphere")?;
+    require_platform(ctx, Platform::VSphere, "vsphere")?;
     let mut warnings = Vec::new();
     let mut config = read(source, &mut warnings)?;
 
@@ -190,32 +192,40 @@ fn from_ini(source: &str, warnings: &mut Vec<String>) -> Result<Map<String, Valu
 /// One section's variables as YAML fields.
 fn ini_values(
     section: &Section,
-    table: &[(&str, &str, IniKind, bool)],
+    table: &[IniKey],
     global: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Map<String, Value>> {
-    let header = section.header();
     let mut out = Map::new();
     for entry in &section.entries {
-        let Some(&(ini_name, name, kind, _)) = table.iter().find(|(n, _, _, only_global)| {
-            n.eq_ignore_ascii_case(&entry.key) && (global || !only_global)
-        }) else {
-            warnings.push(format!("dropped unknown key {header} {}", entry.key));
+        let applies = |k: &IniKey| (global || !k.global_only).then_some(k.ini);
+        let Some(at) = ini_keys::find(section, &entry.key, table, applies, warnings) else {
             continue;
         };
+        let IniKey {
+            ini, yaml, kind, ..
+        } = table[at];
         let value = match (kind, entry.value.as_deref()) {
             (IniKind::Bool, None) => Value::Bool(true),
-            (_, None) => bail!("{header} {ini_name} has no value"),
+            (_, None) => return Err(ini_keys::no_value(section, ini)),
             (IniKind::Str, Some(v)) => Value::from(v),
-            (IniKind::Bool, Some(v)) => Value::Bool(gcfg::parse_bool(v).ok_or_else(|| {
-                anyhow::anyhow!("{header} {ini_name} is {v:?}; expected true or false")
-            })?),
-            (IniKind::Uint, Some(v)) => Value::from(gcfg::parse_uint(v).ok_or_else(|| {
-                anyhow::anyhow!("{header} {ini_name} is {v:?}; expected a whole number")
-            })?),
-            (IniKind::Port, Some(v)) => Value::from(atoi_port(v).ok_or_else(|| {
-                anyhow::anyhow!("{header} {ini_name} is {v:?}; expected a port number")
-            })?),
+            (IniKind::Bool, Some(v)) => Value::Bool(ini_keys::read(
+                section,
+                ini,
+                v,
+                gcfg::parse_bool,
+                ini_keys::BOOL,
+            )?),
+            (IniKind::Uint, Some(v)) => Value::from(ini_keys::read(
+                section,
+                ini,
+                v,
+                gcfg::parse_uint,
+                ini_keys::WHOLE_NUMBER,
+            )?),
+            (IniKind::Port, Some(v)) => {
+                Value::from(ini_keys::read(section, ini, v, atoi_port, ini_keys::PORT)?)
+            }
             (IniKind::List, Some(v)) => Value::from(
                 v.split(',')
                     .map(str::trim)
@@ -225,7 +235,7 @@ fn ini_values(
             (IniKind::One, Some("")) => continue,
             (IniKind::One, Some(v)) => json!([v]),
         };
-        out.insert(name.to_owned(), value);
+        out.insert(yaml.to_owned(), value);
     }
     Ok(out)
 }
@@ -581,6 +591,7 @@ labels:
 
     fn run(source: &str, infra: &Value, network: Option<&Value>) -> Result<Transformed> {
         let ctx = Context {
+            platform: super::super::test_support::platform_of(infra),
             infrastructure: infra,
             network,
             feature_enabled: &no_gates,
@@ -714,12 +725,13 @@ labels:
     #[test]
     fn vsphere_before_4_23_keeps_unlisted_vcenters_and_writes_struct_order() {
         let infra = infra_with(Some(zones()), json!({}));
-        let behaviour = crate::render::cloud_config::Behaviour {
+        let behaviour = ccm_catalogue::releases::behaviour::CloudConfig {
             vsphere_key_order: KeyOrder::Struct,
             vsphere_drop_unlisted_vcenters: false,
             ..*newest()
         };
         let ctx = Context {
+            platform: super::super::test_support::platform_of(&infra),
             infrastructure: &infra,
             network: None,
             feature_enabled: &no_gates,

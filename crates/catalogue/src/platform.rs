@@ -1,0 +1,145 @@
+//! The platforms, a closed set: every `PlatformType` openshift/api defines
+//! (`config/v1/types_infrastructure.go`). An Infrastructure's `status.platformStatus.type` and a
+//! provider descriptor's `spec.platform` are parsed into a [`Platform`] where they are read; past
+//! that edge the code matches on the enum, and the name is only written out (labels, messages).
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// One of openshift/api's platform types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Platform {
+    /// `AWS`.
+    Aws,
+    /// `Azure` (public clouds and Azure Stack Hub, told apart by the cloud name).
+    Azure,
+    /// `BareMetal`.
+    BareMetal,
+    /// `GCP`.
+    Gcp,
+    /// `Libvirt`.
+    Libvirt,
+    /// `OpenStack`.
+    OpenStack,
+    /// `None`: no platform integration.
+    None,
+    /// `VSphere`.
+    VSphere,
+    /// `oVirt`.
+    OVirt,
+    /// `IBMCloud`.
+    IbmCloud,
+    /// `KubeVirt`.
+    KubeVirt,
+    /// `EquinixMetal`.
+    EquinixMetal,
+    /// `PowerVS`.
+    PowerVs,
+    /// `AlibabaCloud`.
+    AlibabaCloud,
+    /// `Nutanix`.
+    Nutanix,
+    /// `External`: the user brings the CCM; which one is named by the Infrastructure's
+    /// `spec.platformSpec.external.platformName` (a provider's `externalPlatformName`).
+    External,
+}
+
+impl Platform {
+    /// Every platform, in openshift/api's order (the order `ccm-render platforms` lists them).
+    pub const ALL: [Platform; 16] = [
+        Self::Aws,
+        Self::Azure,
+        Self::BareMetal,
+        Self::Gcp,
+        Self::Libvirt,
+        Self::OpenStack,
+        Self::None,
+        Self::VSphere,
+        Self::OVirt,
+        Self::IbmCloud,
+        Self::KubeVirt,
+        Self::EquinixMetal,
+        Self::PowerVs,
+        Self::AlibabaCloud,
+        Self::Nutanix,
+        Self::External,
+    ];
+
+    /// The name as openshift/api spells it (`AWS`, `VSphere`, `oVirt`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Aws => "AWS",
+            Self::Azure => "Azure",
+            Self::BareMetal => "BareMetal",
+            Self::Gcp => "GCP",
+            Self::Libvirt => "Libvirt",
+            Self::OpenStack => "OpenStack",
+            Self::None => "None",
+            Self::VSphere => "VSphere",
+            Self::OVirt => "oVirt",
+            Self::IbmCloud => "IBMCloud",
+            Self::KubeVirt => "KubeVirt",
+            Self::EquinixMetal => "EquinixMetal",
+            Self::PowerVs => "PowerVS",
+            Self::AlibabaCloud => "AlibabaCloud",
+            Self::Nutanix => "Nutanix",
+            Self::External => "External",
+        }
+    }
+
+    /// The platform spelled exactly `name` (openshift/api's names are case-sensitive).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// Every name, comma-separated, for messages that list what is known.
+    pub fn known() -> String {
+        Self::ALL.map(Self::as_str).join(", ")
+    }
+}
+
+impl fmt::Display for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Platform {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Platform {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Self::parse(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown platform {name:?}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Platform;
+
+    #[test]
+    fn every_platform_parses_from_its_own_name_and_only_that() {
+        for platform in Platform::ALL {
+            assert_eq!(Platform::parse(platform.as_str()), Some(platform));
+            assert_eq!(Platform::parse(&platform.as_str().to_lowercase()), None);
+        }
+        assert_eq!(Platform::parse(""), None);
+        assert_eq!(Platform::parse("Moon"), None);
+    }
+
+    #[test]
+    fn platforms_round_trip_through_serde_as_their_names() {
+        let json = serde_json::to_value(Platform::OVirt).expect("serialises");
+        assert_eq!(json, serde_json::json!("oVirt"));
+        let back: Platform = serde_json::from_value(json).expect("deserialises");
+        assert_eq!(back, Platform::OVirt);
+        let err = serde_json::from_value::<Platform>(serde_json::json!("Moon"))
+            .expect_err("unknown name");
+        assert_eq!(err.to_string(), "unknown platform \"Moon\"");
+    }
+}

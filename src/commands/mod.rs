@@ -5,6 +5,7 @@
 mod capabilities;
 pub mod cli;
 mod exit;
+mod hosted;
 mod matrix;
 mod pipeline;
 mod placements;

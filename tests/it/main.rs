@@ -17,6 +17,7 @@ mod crash;
 mod credentials;
 mod foreign_arch;
 mod golden;
+mod hosted;
 mod ignition;
 mod image_references;
 mod install_config;

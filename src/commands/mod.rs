@@ -28,6 +28,7 @@ use anyhow::Result;
 pub fn run(cli: Cli) -> Result<ExitStatus> {
     crate::commands::capabilities::raise_file_capability();
     match cli.command {
+        Command::Render(args) if args.hosted_control_plane.is_some() => hosted::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Platforms(args) => platforms::run(&args),
         Command::Matrix(args) => crate::commands::matrix::run(&args),

@@ -62,9 +62,6 @@ pub fn input_files(args: &RenderArgs) -> InputFiles {
 }
 
 pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
-    if args.hosted_control_plane.is_some() {
-        return super::hosted::run(args);
-    }
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
     }

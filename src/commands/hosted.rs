@@ -33,6 +33,15 @@ pub fn render_hosted(cfg: &HostedConfig) -> Result<Rendered> {
     }
 }
 
+/// The render of `cfg` and its tree: `manifests/` only, as a hosted control plane has no
+/// bootstrap node.
+pub fn tree_of(cfg: &HostedConfig) -> Result<(Rendered, crate::output::Tree)> {
+    let rendered = render_hosted(cfg)?;
+    let mut tree = crate::output::tree(&rendered)?;
+    tree.folders = vec!["manifests"];
+    Ok((rendered, tree))
+}
+
 pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
@@ -41,10 +50,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
         anyhow::bail!("--hosted-control-plane is missing");
     };
     let cfg = HostedConfig::load(&files)?;
-    let rendered = render_hosted(&cfg)?;
-    let mut tree = crate::output::tree(&rendered)?;
-    // A hosted control plane has no bootstrap node: its objects only.
-    tree.folders = vec!["manifests"];
+    let (rendered, tree) = tree_of(&cfg)?;
     let release = cfg
         .images
         .release

@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
+            [CompletionResult]::new('compare-hosted', 'compare-hosted', [CompletionResultType]::ParameterValue, 'Compare a platform''s hosted CCM (HyperShift''s) with its standalone one (CCCMO''s), field by field: the binary and flags, environment, image, resource requests and the cloud config''s keys, from the samples matrix renders')
             [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -168,6 +169,13 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ccm-render;compare-hosted' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;releases' {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -189,6 +197,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
+            [CompletionResult]::new('compare-hosted', 'compare-hosted', [CompletionResultType]::ParameterValue, 'Compare a platform''s hosted CCM (HyperShift''s) with its standalone one (CCCMO''s), field by field: the binary and flags, environment, image, resource requests and the cloud config''s keys, from the samples matrix renders')
             [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -219,6 +228,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;matrix' {
+            break
+        }
+        'ccm-render;help;compare-hosted' {
             break
         }
         'ccm-render;help;releases' {

@@ -65,6 +65,14 @@ pub enum Command {
     /// a change to a provider or a template does everywhere.
     #[command(after_help = MATRIX_EXAMPLES)]
     Matrix(MatrixArgs),
+    /// Compare a platform's hosted CCM (HyperShift's) with its standalone one (CCCMO's), field
+    /// by field: the binary and flags, environment, image, resource requests and the cloud
+    /// config's keys, from the samples matrix renders.
+    CompareHosted {
+        /// The platform: AWS, Azure, GCP, OpenStack or PowerVS.
+        #[arg(value_name = "PLATFORM")]
+        platform: String,
+    },
     /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
     /// and what each changes.
     #[command(after_help = RELEASES_EXAMPLES)]

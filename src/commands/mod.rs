@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Render(args) => render::run(&args),
         Command::Platforms(args) => platforms::run(&args),
         Command::Matrix(args) => crate::commands::matrix::run(&args),
+        Command::CompareHosted { platform } => matrix::compare::run(&platform),
         Command::Placements(args) => placements::run(&args),
         Command::Releases(args) => releases::run(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider::new(&name, &dir),

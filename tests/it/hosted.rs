@@ -287,3 +287,53 @@ fn a_proxy_in_the_operator_env_reaches_the_aws_ccm_with_kube_apiserver_added() {
     );
     assert_eq!(find("HTTP_PROXY"), None);
 }
+
+#[test]
+fn compare_hosted_shows_field_by_field_where_aws_differs_and_refuses_kubevirt() {
+    let out = ccm_render(&["compare-hosted", "AWS"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    let line = |start: &str| {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in {text}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // A flag both set differently, one only CCCMO passes, one only HyperShift passes, one alike.
+    assert_eq!(
+        line("≠ flag use-service-account-credentials"),
+        "≠ flag use-service-account-credentials standalone: true hosted: false"
+    );
+    assert_eq!(
+        line("< flag secure-port"),
+        "< flag secure-port standalone: 0 hosted: -"
+    );
+    assert!(line("> flag kubeconfig").ends_with("hosted: /etc/kubernetes/kubeconfig/kubeconfig"));
+    assert_eq!(
+        line("= flag cloud-provider"),
+        "= flag cloud-provider standalone: aws hosted: aws"
+    );
+    // The cloud config's keys, section by section, and the resources.
+    assert_eq!(
+        line("= config [global] nlbsecuritygroupmode"),
+        "= config [global] nlbsecuritygroupmode standalone: Managed hosted: Managed"
+    );
+    assert_eq!(
+        line("≠ request cpu"),
+        "≠ request cpu standalone: 200m hosted: 75m"
+    );
+    let err = ccm_render(&["compare-hosted", "KubeVirt"]);
+    assert_eq!(err.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        stderr.starts_with("error: PLATFORM \"KubeVirt\": no platform with both"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

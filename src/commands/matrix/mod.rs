@@ -24,6 +24,7 @@
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
 //! (with `--prune`: files a case no longer renders are removed).
 
+pub mod compare;
 mod hosted;
 mod samples;
 

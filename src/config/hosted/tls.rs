@@ -7,7 +7,9 @@ use crate::inputs::hosted_control_plane::TlsSecurityProfile;
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 
-/// HyperShift `openSSLToIANACiphersMap`.
+/// HyperShift `openSSLToIANACiphersMap`. Not library-go's table (`config/tls/tables.rs`),
+/// which also maps the TLS 1.3 suites and `ECDHE-RSA-DES-CBC3-SHA`: HyperShift leaves those out,
+/// so the Modern profile gives no `--tls-cipher-suites`.
 const OPENSSL_TO_IANA: &[(&str, &str)] = &[
     (
         "ECDHE-ECDSA-AES128-GCM-SHA256",

@@ -50,12 +50,7 @@ pub fn apply_defaults(
         token_minter::inject(minter, cfg, pod)?;
     }
     for list in ["initContainers", "containers"] {
-        for c in pod
-            .get_mut(list)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
+        for c in containers(pod, list) {
             c["terminationMessagePolicy"] = json!("FallbackToLogsOnError");
         }
     }
@@ -88,6 +83,14 @@ pub fn apply_defaults(
     }
     deployment["status"] = json!({});
     Ok(())
+}
+
+/// The containers of a pod spec's `list` (`containers`, `initContainers`), none when absent.
+fn containers<'a>(pod: &'a mut Value, list: &str) -> impl Iterator<Item = &'a mut Value> {
+    pod.get_mut(list)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
 }
 
 fn set_replicas_and_strategy(deployment: &mut Value, replicas: i64, request_serving: bool) {
@@ -129,12 +132,7 @@ fn volume_default_modes(pod: &mut Value) {
 /// a payload tag the `--images` ImageStream must have.
 fn pull_policy_and_images(pod: &mut Value, cfg: &HostedConfig) -> Result<()> {
     for list in ["containers", "initContainers"] {
-        for c in pod
-            .get_mut(list)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
+        for c in containers(pod, list) {
             let tag = c["image"].as_str().unwrap_or_default().to_string();
             if list == "containers" {
                 let policy = if tag.ends_with(":latest") {
@@ -162,12 +160,7 @@ fn read_only_root(pod: &mut Value) {
         &mut pod["volumes"],
         json!({"name": "tmp-dir", "emptyDir": {}}),
     );
-    for c in pod
-        .get_mut("containers")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-    {
+    for c in containers(pod, "containers") {
         let has_tmp = c["volumeMounts"]
             .as_array()
             .is_some_and(|m| m.iter().any(|m| m["mountPath"] == "/tmp"));
@@ -184,12 +177,7 @@ fn read_only_root(pod: &mut Value) {
 /// `podspec.EnforceRestrictedSecurityContextToContainers` (GKE's restricted pod security).
 fn restricted_security_context(pod: &mut Value) -> Result<()> {
     for list in ["initContainers", "containers"] {
-        for c in pod
-            .get_mut(list)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
+        for c in containers(pod, list) {
             let add = c["securityContext"]["capabilities"]["add"]
                 .as_array()
                 .cloned()
@@ -305,12 +293,7 @@ fn request_overrides(pod: &mut Value, name: &str, cfg: &HostedConfig) {
         overrides.push((container, list));
     }
     for list in ["initContainers", "containers"] {
-        for c in pod
-            .get_mut(list)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
+        for c in containers(pod, list) {
             for (container, requests) in &overrides {
                 if c["name"] != *container {
                     continue;

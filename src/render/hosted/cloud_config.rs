@@ -322,6 +322,80 @@ pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
         .map_err(|e| anyhow!("{}: {e}", field("vnetID")))?;
     let probe = probe(cfg, AZURE_PROBE_MODE, ["shared", "servicenodeport"])?;
     let managed = cfg.managed_azure();
+    let auth = azure_auth(cfg, azure, with_credentials)?;
+    let s = |v: &str| Field::Str(v.to_string());
+    let mut fields = vec![
+        ("cloud", s(&azure.cloud)),
+        ("tenantId", s(&azure.tenant_id)),
+        (
+            "useManagedIdentityExtension",
+            Field::Bool(auth.managed_identity),
+        ),
+        (
+            "useFederatedWorkloadIdentityExtension",
+            Field::Bool(!managed),
+        ),
+        ("subscriptionId", s(&azure.subscription_id)),
+        ("aadClientId", s(&auth.client_id)),
+        ("aadClientSecret", s("")),
+        ("aadClientCertPath", s("")),
+        ("aadFederatedTokenFile", s(&auth.token_file)),
+        ("aadMSIDataPlaneIdentityPath", s(&auth.msi_path)),
+        ("resourceGroup", s(&azure.resource_group)),
+        ("location", s(&azure.location)),
+        ("vnetName", s(&vnet.name)),
+        ("vnetResourceGroup", s(&vnet.resource_group)),
+        ("subnetName", s(&subnet.name)),
+        ("securityGroupName", s(&nsg.name)),
+        ("securityGroupResourceGroup", s(&nsg.resource_group)),
+        ("routeTableName", s("")),
+        ("cloudProviderBackoff", Field::Bool(true)),
+        ("cloudProviderBackoffDuration", Field::Int(6)),
+        ("useInstanceMetadata", Field::Bool(auth.instance_metadata)),
+        ("loadBalancerSku", s("standard")),
+        ("disableOutboundSNAT", Field::Bool(true)),
+        ("loadBalancerName", s(&cfg.hcp.spec.infra_id)),
+        ("clusterServiceLoadBalancerHealthProbeMode", s(&probe.mode)),
+    ];
+    if let Some(path) = probe.path.filter(|p| !p.is_empty()) {
+        fields.push((
+            "clusterServiceSharedLoadBalancerHealthProbePath",
+            Field::Str(path),
+        ));
+    }
+    if let Some(port) = probe.port.and_then(|p| p.parse::<i64>().ok()) {
+        fields.push((
+            "clusterServiceSharedLoadBalancerHealthProbePort",
+            Field::Int(port),
+        ));
+    }
+    if !with_credentials {
+        let resource_id = azure
+            .container_registry
+            .as_ref()
+            .and_then(|r| r.pointer("/credentials/managedIdentity/resourceID"))
+            .and_then(serde_json::Value::as_str)
+            .filter(|id| !id.is_empty());
+        if let Some(id) = resource_id {
+            fields.push(("userAssignedIdentityID", s(id)));
+        }
+    }
+    Ok(marshal_indent(&fields))
+}
+
+/// How the Azure CCM authenticates: a managed control plane with its managed identity (the
+/// Secret: its certificate only), a self-managed one with workload identity.
+struct AzureAuth {
+    client_id: String,
+    token_file: String,
+    msi_path: String,
+    managed_identity: bool,
+    instance_metadata: bool,
+}
+
+fn azure_auth(cfg: &HostedConfig, azure: &Azure, with_credentials: bool) -> Result<AzureAuth> {
+    let field = |f: &str| format!("{}: spec.platform.azure.{f}", cfg.hcp_path);
+    let managed = cfg.managed_azure();
     let auth = &azure.azure_authentication_config;
     let (client_id, token_file) = if managed {
         (String::new(), String::new())
@@ -357,61 +431,13 @@ pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
     } else {
         (managed, true)
     };
-    let s = |v: &str| Field::Str(v.to_string());
-    let mut fields = vec![
-        ("cloud", s(&azure.cloud)),
-        ("tenantId", s(&azure.tenant_id)),
-        ("useManagedIdentityExtension", Field::Bool(managed_identity)),
-        (
-            "useFederatedWorkloadIdentityExtension",
-            Field::Bool(!managed),
-        ),
-        ("subscriptionId", s(&azure.subscription_id)),
-        ("aadClientId", s(&client_id)),
-        ("aadClientSecret", s("")),
-        ("aadClientCertPath", s("")),
-        ("aadFederatedTokenFile", s(&token_file)),
-        ("aadMSIDataPlaneIdentityPath", s(&msi_path)),
-        ("resourceGroup", s(&azure.resource_group)),
-        ("location", s(&azure.location)),
-        ("vnetName", s(&vnet.name)),
-        ("vnetResourceGroup", s(&vnet.resource_group)),
-        ("subnetName", s(&subnet.name)),
-        ("securityGroupName", s(&nsg.name)),
-        ("securityGroupResourceGroup", s(&nsg.resource_group)),
-        ("routeTableName", s("")),
-        ("cloudProviderBackoff", Field::Bool(true)),
-        ("cloudProviderBackoffDuration", Field::Int(6)),
-        ("useInstanceMetadata", Field::Bool(instance_metadata)),
-        ("loadBalancerSku", s("standard")),
-        ("disableOutboundSNAT", Field::Bool(true)),
-        ("loadBalancerName", s(&cfg.hcp.spec.infra_id)),
-        ("clusterServiceLoadBalancerHealthProbeMode", s(&probe.mode)),
-    ];
-    if let Some(path) = probe.path.filter(|p| !p.is_empty()) {
-        fields.push((
-            "clusterServiceSharedLoadBalancerHealthProbePath",
-            Field::Str(path),
-        ));
-    }
-    if let Some(port) = probe.port.and_then(|p| p.parse::<i64>().ok()) {
-        fields.push((
-            "clusterServiceSharedLoadBalancerHealthProbePort",
-            Field::Int(port),
-        ));
-    }
-    if !with_credentials {
-        let resource_id = azure
-            .container_registry
-            .as_ref()
-            .and_then(|r| r.pointer("/credentials/managedIdentity/resourceID"))
-            .and_then(serde_json::Value::as_str)
-            .filter(|id| !id.is_empty());
-        if let Some(id) = resource_id {
-            fields.push(("userAssignedIdentityID", s(id)));
-        }
-    }
-    Ok(marshal_indent(&fields))
+    Ok(AzureAuth {
+        client_id,
+        token_file,
+        msi_path,
+        managed_identity,
+        instance_metadata,
+    })
 }
 
 /// What HyperShift reads from an ARM resource ID (Azure SDK `arm.ParseResourceID`).

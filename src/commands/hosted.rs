@@ -25,7 +25,7 @@ pub fn render_hosted(cfg: &HostedConfig) -> Result<Rendered> {
         Some(component) => crate::render::hosted::render(cfg, &component),
         None => Ok(Rendered {
             warnings: vec![format!(
-                "HyperShift builds no CCM for a {} hosted control plane; rendering nothing",
+                "HyperShift builds no CCM for the {} hosted control plane; rendering nothing",
                 cfg.platform()
             )],
             ..Rendered::default()

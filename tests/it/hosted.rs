@@ -337,3 +337,47 @@ fn compare_hosted_shows_field_by_field_where_aws_differs_and_refuses_kubevirt() 
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn check_sees_a_changed_file_and_a_platform_without_a_hosted_ccm_renders_nothing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dest = tmp.path().join("out");
+    let args = args_of(&case("gcp/default"), &dest);
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(ccm_render(&args).status.success());
+    args.push("--check");
+    assert_eq!(ccm_render(&args).status.code(), Some(0));
+    let file = dest.join("manifests/configmap-gcp-cloud-config.yaml");
+    std::fs::write(&file, "edited\n").expect("write");
+    let out = ccm_render(&args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("manifests/configmap-gcp-cloud-config.yaml")
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("reads"), "edited\n");
+
+    // HyperShift builds no CCM for an Agent hosted control plane.
+    let agent = tmp.path().join("agent");
+    std::fs::create_dir_all(&agent).expect("mkdir");
+    let text = std::fs::read_to_string(case("aws/default/hcp.yaml")).expect("reads");
+    std::fs::write(
+        agent.join("hcp.yaml"),
+        text.replace("type: AWS", "type: Agent"),
+    )
+    .expect("write");
+    std::fs::copy(
+        case("aws/default/image-references.yaml"),
+        agent.join("image-references.yaml"),
+    )
+    .expect("copy");
+    let dest = tmp.path().join("agent-out");
+    let args = args_of(&agent, &dest);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = ccm_render(&args);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("HyperShift builds no CCM for the Agent hosted control plane")
+    );
+    assert!(read_tree(&dest).is_empty());
+}

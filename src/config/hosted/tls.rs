@@ -7,59 +7,39 @@ use crate::inputs::hosted_control_plane::TlsSecurityProfile;
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 
-/// HyperShift `openSSLToIANACiphersMap`. Not library-go's table (`config/tls/tables.rs`),
-/// which also maps the TLS 1.3 suites and `ECDHE-RSA-DES-CBC3-SHA`: HyperShift leaves those out,
-/// so the Modern profile gives no `--tls-cipher-suites`.
-const OPENSSL_TO_IANA: &[(&str, &str)] = &[
-    (
-        "ECDHE-ECDSA-AES128-GCM-SHA256",
-        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
-    ),
-    (
-        "ECDHE-RSA-AES128-GCM-SHA256",
-        "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-    ),
-    (
-        "ECDHE-ECDSA-AES256-GCM-SHA384",
-        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
-    ),
-    (
-        "ECDHE-RSA-AES256-GCM-SHA384",
-        "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-    ),
-    (
-        "ECDHE-ECDSA-CHACHA20-POLY1305",
-        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
-    ),
-    (
-        "ECDHE-RSA-CHACHA20-POLY1305",
-        "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
-    ),
-    (
-        "ECDHE-ECDSA-AES128-SHA256",
-        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256",
-    ),
-    (
-        "ECDHE-RSA-AES128-SHA256",
-        "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256",
-    ),
-    ("AES128-GCM-SHA256", "TLS_RSA_WITH_AES_128_GCM_SHA256"),
-    ("AES256-GCM-SHA384", "TLS_RSA_WITH_AES_256_GCM_SHA384"),
-    ("AES128-SHA256", "TLS_RSA_WITH_AES_128_CBC_SHA256"),
-    (
-        "ECDHE-ECDSA-AES128-SHA",
-        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
-    ),
-    ("ECDHE-RSA-AES128-SHA", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"),
-    (
-        "ECDHE-ECDSA-AES256-SHA",
-        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
-    ),
-    ("ECDHE-RSA-AES256-SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA"),
-    ("AES128-SHA", "TLS_RSA_WITH_AES_128_CBC_SHA"),
-    ("AES256-SHA", "TLS_RSA_WITH_AES_256_CBC_SHA"),
-    ("DES-CBC3-SHA", "TLS_RSA_WITH_3DES_EDE_CBC_SHA"),
+/// The OpenSSL names HyperShift's `openSSLToIANACiphersMap` maps, each to the IANA name
+/// library-go gives it. Library-go's table (`config/tls/tables.rs`) also maps the TLS 1.3 suites
+/// and `ECDHE-RSA-DES-CBC3-SHA`; HyperShift leaves those out, so the Modern profile gives no
+/// `--tls-cipher-suites`.
+const HYPERSHIFT_CIPHERS: &[&str] = &[
+    "ECDHE-ECDSA-AES128-GCM-SHA256",
+    "ECDHE-RSA-AES128-GCM-SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384",
+    "ECDHE-RSA-AES256-GCM-SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305",
+    "ECDHE-RSA-CHACHA20-POLY1305",
+    "ECDHE-ECDSA-AES128-SHA256",
+    "ECDHE-RSA-AES128-SHA256",
+    "AES128-GCM-SHA256",
+    "AES256-GCM-SHA384",
+    "AES128-SHA256",
+    "ECDHE-ECDSA-AES128-SHA",
+    "ECDHE-RSA-AES128-SHA",
+    "ECDHE-ECDSA-AES256-SHA",
+    "ECDHE-RSA-AES256-SHA",
+    "AES128-SHA",
+    "AES256-SHA",
+    "DES-CBC3-SHA",
 ];
+
+/// HyperShift's IANA name of an OpenSSL cipher name, when it maps it.
+fn openssl_to_iana(name: &str) -> Option<&'static str> {
+    if HYPERSHIFT_CIPHERS.contains(&name) {
+        crate::config::tls::openssl_to_iana(name)
+    } else {
+        None
+    }
+}
 
 /// `--tls-min-version` and `--tls-cipher-suites`, as HyperShift appends them.
 pub fn tls_args(profile: Option<&TlsSecurityProfile>, path: &Utf8Path) -> Result<Vec<String>> {
@@ -85,15 +65,7 @@ pub fn tls_args(profile: Option<&TlsSecurityProfile>, path: &Utf8Path) -> Result
     if !min.is_empty() {
         args.push(format!("--tls-min-version={min}"));
     }
-    let iana: Vec<&str> = ciphers
-        .iter()
-        .filter_map(|c| {
-            OPENSSL_TO_IANA
-                .iter()
-                .find(|(o, _)| o == c)
-                .map(|(_, i)| *i)
-        })
-        .collect();
+    let iana: Vec<&str> = ciphers.iter().filter_map(|c| openssl_to_iana(c)).collect();
     if !iana.is_empty() {
         args.push(format!("--tls-cipher-suites={}", iana.join(",")));
     }

@@ -29,6 +29,10 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     crate::commands::capabilities::raise_file_capability();
     match cli.command {
         Command::Render(args) if args.hosted_control_plane.is_some() => hosted::run(&args),
+        // clap lets a requirement pass when its target conflicts with a flag given.
+        Command::Render(args) if !args.operator_env.is_empty() => Err(anyhow::anyhow!(
+            "--operator-env: only with --hosted-control-plane (the control-plane-operator's environment)"
+        )),
         Command::Render(args) => render::run(&args),
         Command::Platforms(args) => platforms::run(&args),
         Command::Matrix(args) => crate::commands::matrix::run(&args),

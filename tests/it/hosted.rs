@@ -249,6 +249,23 @@ fn openstack_without_its_credentials_and_an_unknown_operator_env_are_refused() {
         || ccm_render(&args),
         "--operator-env \"KUBECONFIG\": not a variable",
     );
+    let infrastructure = s(crate::common::conformance("aws/infrastructure.yaml"));
+    let standalone = [
+        "render",
+        "--infrastructure",
+        &infrastructure,
+        "--images",
+        &images,
+        "--operator-env",
+        "MANAGED_SERVICE=ARO-HCP",
+        "--dest-dir",
+        &out,
+    ];
+    assert_refused_untouched(
+        &dest,
+        || ccm_render(&standalone),
+        "--operator-env: only with --hosted-control-plane",
+    );
 }
 
 #[test]

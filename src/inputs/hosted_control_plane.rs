@@ -485,7 +485,39 @@ fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
     if hcp.spec.release_image.is_empty() {
         bail!("{path}: spec.releaseImage is missing");
     }
+    for (i, entry) in hcp.spec.networking.machine_network.iter().enumerate() {
+        canonical_cidr(&entry.cidr).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{path}: spec.networking.machineNetwork[{i}].cidr: {:?} is not a CIDR",
+                entry.cidr
+            )
+        })?;
+    }
     Ok(())
+}
+
+/// A CIDR as Go's `ipnet.IPNet` writes it: the network address (host bits cleared) in its
+/// canonical form, and the prefix length.
+pub fn canonical_cidr(text: &str) -> Option<String> {
+    let (ip, prefix) = text.split_once('/')?;
+    let prefix: u32 = prefix.parse().ok()?;
+    match ip.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V4(v4) if prefix <= 32 => {
+            let mask = u32::MAX.checked_shl(32 - prefix).unwrap_or(0);
+            Some(format!(
+                "{}/{prefix}",
+                std::net::Ipv4Addr::from(u32::from(v4) & mask)
+            ))
+        }
+        std::net::IpAddr::V6(v6) if prefix <= 128 => {
+            let mask = u128::MAX.checked_shl(128 - prefix).unwrap_or(0);
+            Some(format!(
+                "{}/{prefix}",
+                std::net::Ipv6Addr::from(u128::from(v6) & mask)
+            ))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -518,6 +550,27 @@ mod tests {
             .to_string();
         assert!(
             err.starts_with("hcp.yaml: spec.infraID: invalid type"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn cidrs_are_written_as_go_writes_them_and_a_bad_one_is_refused() {
+        assert_eq!(
+            canonical_cidr("10.0.3.4/16").as_deref(),
+            Some("10.0.0.0/16")
+        );
+        assert_eq!(
+            canonical_cidr("fd00:0:0::1/48").as_deref(),
+            Some("fd00::/48")
+        );
+        assert_eq!(canonical_cidr("10.0.0.0/33"), None);
+        let text = format!("{MINIMAL}  networking:\n    machineNetwork:\n    - cidr: nope\n");
+        let err = parse(&text, "hcp.yaml".into())
+            .expect_err("bad")
+            .to_string();
+        assert!(
+            err.contains("spec.networking.machineNetwork[0].cidr: \"nope\" is not a CIDR"),
             "{err}"
         );
     }

@@ -283,13 +283,13 @@ pub fn openstack(cfg: &HostedConfig) -> Result<String> {
     {
         let _ = writeln!(c, "floating-network-id = {id}");
     }
-    let cidrs: Vec<&str> = cfg
+    let cidrs: Vec<String> = cfg
         .hcp
         .spec
         .networking
         .machine_network
         .iter()
-        .map(|m| m.cidr.as_str())
+        .filter_map(|m| crate::inputs::hosted_control_plane::canonical_cidr(&m.cidr))
         .collect();
     let _ = write!(
         c,

@@ -66,7 +66,8 @@ pub fn apply_defaults(
             .filter(|v| !v.is_empty())
             .map_or("hypershift-control-plane", String::as_str)
     );
-    if let Some(selector) = &hcp.spec.node_selector {
+    // An empty map is written as none, as Go's omitempty does.
+    if let Some(selector) = hcp.spec.node_selector.as_ref().filter(|s| !s.is_empty()) {
         pod["nodeSelector"] = json!(selector);
     }
     let template = &mut deployment["spec"]["template"];

@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
+            [CompletionResult]::new('compare-hosted', 'compare-hosted', [CompletionResultType]::ParameterValue, 'Compare a platform''s hosted CCM (HyperShift''s) with its standalone one (CCCMO''s), field by field: the binary and flags, environment, image, resource requests and the cloud config''s keys, from the samples matrix renders')
             [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -38,6 +39,8 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
         'ccm-render;render' {
             [CompletionResult]::new('--infrastructure', '--infrastructure', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
             [CompletionResult]::new('--cluster-infrastructure-file', '--cluster-infrastructure-file', [CompletionResultType]::ParameterName, 'The Infrastructure manifest (config.openshift.io/v1), YAML or JSON')
+            [CompletionResult]::new('--hosted-control-plane', '--hosted-control-plane', [CompletionResultType]::ParameterName, 'A HyperShift HostedControlPlane (hypershift.openshift.io/v1beta1): render the CCM objects HyperShift''s control-plane-operator creates for it, under manifests/ (--images: the release''s image-references ImageStream; see docs/hosted.md)')
+            [CompletionResult]::new('--operator-env', '--operator-env', [CompletionResultType]::ParameterName, 'With --hosted-control-plane: a variable of the control-plane-operator''s environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); repeat for each')
             [CompletionResult]::new('--install-config', '--install-config', [CompletionResultType]::ParameterName, 'install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would')
             [CompletionResult]::new('--infrastructure-name', '--infrastructure-name', [CompletionResultType]::ParameterName, 'With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config')
             [CompletionResult]::new('--ibm-instance-crn', '--ibm-instance-crn', [CompletionResultType]::ParameterName, 'With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN')
@@ -169,6 +172,13 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ccm-render;compare-hosted' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ccm-render;releases' {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print a table (text) or JSON (json; see README)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -190,6 +200,7 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('placements', 'placements', [CompletionResultType]::ParameterValue, 'Print where each output folder (or, with --dest-dir, each rendered file) lands on the bootstrap node, for the bootkube stage')
             [CompletionResult]::new('provider', 'provider', [CompletionResultType]::ParameterValue, 'Write or check a provider folder (a CCM described as data, for --provider-dir)')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'Render every provider across the standard variants, one folder per case, to review what a change to a provider or a template does everywhere')
+            [CompletionResult]::new('compare-hosted', 'compare-hosted', [CompletionResultType]::ParameterValue, 'Compare a platform''s hosted CCM (HyperShift''s) with its standalone one (CCCMO''s), field by field: the binary and flags, environment, image, resource requests and the cloud config''s keys, from the samples matrix renders')
             [CompletionResult]::new('releases', 'releases', [CompletionResultType]::ParameterValue, 'List the OpenShift releases render --release accepts, the CCCMO commit each reproduces and what each changes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (the same files are committed under completions/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -220,6 +231,9 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;help;matrix' {
+            break
+        }
+        'ccm-render;help;compare-hosted' {
             break
         }
         'ccm-render;help;releases' {

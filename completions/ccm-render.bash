@@ -16,6 +16,9 @@ _ccm__render() {
             ",$1")
                 cmd="ccm__render"
                 ;;
+            ccm__render,compare-hosted)
+                cmd="ccm__render__subcmd__compare__subcmd__hosted"
+                ;;
             ccm__render,completions)
                 cmd="ccm__render__subcmd__completions"
                 ;;
@@ -39,6 +42,9 @@ _ccm__render() {
                 ;;
             ccm__render,render)
                 cmd="ccm__render__subcmd__render"
+                ;;
+            ccm__render__subcmd__help,compare-hosted)
+                cmd="ccm__render__subcmd__help__subcmd__compare__subcmd__hosted"
                 ;;
             ccm__render__subcmd__help,completions)
                 cmd="ccm__render__subcmd__help__subcmd__completions"
@@ -104,8 +110,22 @@ _ccm__render() {
 
     case "${cmd}" in
         ccm__render)
-            opts="-h -V --help --version render platforms placements provider matrix releases completions help"
+            opts="-h -V --help --version render platforms placements provider matrix compare-hosted releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__compare__subcmd__hosted)
+            opts="-h -V --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -132,8 +152,22 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__help)
-            opts="render platforms placements provider matrix releases completions help"
+            opts="render platforms placements provider matrix compare-hosted releases completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ccm__subcmd__render__subcmd__help__subcmd__compare__subcmd__hosted)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -581,7 +615,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --cccmo-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --hosted-control-plane --operator-env --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --cccmo-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -615,6 +649,25 @@ _ccm__render() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o filenames
                     fi
+                    return 0
+                    ;;
+                --hosted-control-plane)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --operator-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --install-config)

@@ -5,6 +5,7 @@
 
 mod builtin;
 pub mod cccmo;
+pub mod hosted;
 mod providers;
 mod releases;
 

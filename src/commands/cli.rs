@@ -65,6 +65,14 @@ pub enum Command {
     /// a change to a provider or a template does everywhere.
     #[command(after_help = MATRIX_EXAMPLES)]
     Matrix(MatrixArgs),
+    /// Compare a platform's hosted CCM (HyperShift's) with its standalone one (CCCMO's), field
+    /// by field: the binary and flags, environment, image, resource requests and the cloud
+    /// config's keys, from the samples matrix renders.
+    CompareHosted {
+        /// The platform: AWS, Azure, GCP, OpenStack or PowerVS.
+        #[arg(value_name = "PLATFORM")]
+        platform: String,
+    },
     /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
     /// and what each changes.
     #[command(after_help = RELEASES_EXAMPLES)]
@@ -262,8 +270,16 @@ const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
 #[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
 pub struct RenderArgs {
     /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present = "install_config", conflicts_with = "install_config")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present_any = ["install_config", "hosted_control_plane"], conflicts_with = "install_config")]
     pub infrastructure: Option<Utf8PathBuf>,
+
+    /// A HyperShift HostedControlPlane (hypershift.openshift.io/v1beta1): render the CCM objects HyperShift's control-plane-operator creates for it, under manifests/ (--images: the release's image-references ImageStream; see docs/hosted.md).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with_all = ["infrastructure", "install_config", "cloud_config", "proxy", "network", "feature_gate", "apiserver", "ca_bundle", "provider_dir", "cccmo_dir", "release", "ignition"])]
+    pub hosted_control_plane: Option<Utf8PathBuf>,
+
+    /// With --hosted-control-plane: a variable of the control-plane-operator's environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); repeat for each.
+    #[arg(long, value_name = "KEY=VALUE", requires = "hosted_control_plane")]
+    pub operator_env: Vec<String>,
 
     /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]

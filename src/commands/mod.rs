@@ -5,6 +5,7 @@
 mod capabilities;
 pub mod cli;
 mod exit;
+mod hosted;
 mod matrix;
 mod pipeline;
 mod placements;
@@ -27,9 +28,15 @@ use anyhow::Result;
 pub fn run(cli: Cli) -> Result<ExitStatus> {
     crate::commands::capabilities::raise_file_capability();
     match cli.command {
+        Command::Render(args) if args.hosted_control_plane.is_some() => hosted::run(&args),
+        // clap lets a requirement pass when its target conflicts with a flag given.
+        Command::Render(args) if !args.operator_env.is_empty() => Err(anyhow::anyhow!(
+            "--operator-env: only with --hosted-control-plane (the control-plane-operator's environment)"
+        )),
         Command::Render(args) => render::run(&args),
         Command::Platforms(args) => platforms::run(&args),
         Command::Matrix(args) => crate::commands::matrix::run(&args),
+        Command::CompareHosted { platform } => matrix::compare::run(&platform),
         Command::Placements(args) => placements::run(&args),
         Command::Releases(args) => releases::run(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider::new(&name, &dir),

@@ -102,7 +102,22 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     }
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
-    let ignition = ignition_target(args, &tree, &cfg.release.name)?;
+    let release = cfg.release.name.clone();
+    let status = write_out(args, &rendered, &tree, &release, cfg.derived.as_ref())?;
+    left_for_exit((cfg, rendered, tree));
+    Ok(status)
+}
+
+/// What every render does with its tree: check, diff or write it (and the Ignition config),
+/// and say what it did. `derived` is what `--emit-infrastructure` writes.
+pub fn write_out(
+    args: &RenderArgs,
+    rendered: &crate::render::Rendered,
+    tree: &crate::output::Tree,
+    release: &str,
+    derived: Option<&crate::config::install_config::Derived>,
+) -> Result<ExitStatus> {
+    let ignition = ignition_target(args, tree, release)?;
     for warning in &rendered.warnings {
         say(&format!("warning: {warning}"));
     }
@@ -112,17 +127,17 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     // Read-only: never creates, locks for writing or repairs --dest-dir. Every refusal (a
     // symbolic link, a folder where a file goes) happens here, before anything is written.
     let plan = match &args.dest_dir {
-        Some(dest) => crate::output::plan(&tree, dest, args.prune)?,
+        Some(dest) => crate::output::plan(tree, dest, args.prune)?,
         None => crate::output::Plan::default(),
     };
     if args.check || args.diff {
         return check(
             args,
             &plan,
-            &tree,
+            tree,
             ignition.as_ref(),
             &rendered.warnings,
-            &cfg.release.name,
+            release,
         );
     }
     // A render that changes nothing writes nothing. A --dest-dir that
@@ -130,7 +145,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     // and planned again under the lock: that plan is what --output json reports.
     let update = match &args.dest_dir {
         Some(dest_dir) => {
-            let update = crate::output::Update::prepare(&tree, dest_dir, args.prune, plan)?;
+            let update = crate::output::Update::prepare(tree, dest_dir, args.prune, plan)?;
             if let Some(repaired) = update.repaired() {
                 note_repair(dest_dir, repaired);
             }
@@ -139,7 +154,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
         None => None,
     };
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
-    if let (Some(path), Some(derived)) = (&args.emit_infrastructure, &cfg.derived) {
+    if let (Some(path), Some(derived)) = (&args.emit_infrastructure, derived) {
         crate::output::write_file(
             path,
             derived.to_yaml_stream()?.as_bytes(),
@@ -165,23 +180,17 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if args.output == OutputFormat::Json {
         let mut summary = crate::output::summary::render(
             &plan,
-            &tree,
+            tree,
             args.dest_dir.as_deref().map(camino::Utf8Path::as_str),
             false,
             &rendered.warnings,
-            &cfg.release.name,
+            release,
         );
         summary.ignition = ignition.as_ref().map(|t| t.summary(false));
         print_json(&summary)?;
     }
-    say_written(
-        args,
-        &tree,
-        report.as_ref(),
-        ignition.as_ref(),
-        &cfg.release.name,
-    );
-    left_for_exit((cfg, rendered, tree, plan, report));
+    say_written(args, tree, report.as_ref(), ignition.as_ref(), release);
+    left_for_exit((plan, report));
     Ok(ExitStatus::Success)
 }
 

@@ -3,6 +3,7 @@
 //! Built once from the input files (all file reading happens here or in `inputs`); every later
 //! step only reads it.
 
+pub mod hosted;
 pub mod install_config;
 pub mod tls;
 

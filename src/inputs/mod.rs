@@ -6,8 +6,10 @@
 
 pub mod cloud_provider_config;
 pub mod credentials;
+pub mod hosted_control_plane;
 pub mod images;
 pub mod infrastructure;
+pub mod payload_images;
 pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};

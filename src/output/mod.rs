@@ -52,6 +52,7 @@ mod durable;
 mod failpoint;
 mod fresh;
 mod fs;
+pub mod hosted_compare;
 pub(crate) mod ignition;
 mod journal;
 mod lock;

@@ -9,6 +9,7 @@
 mod cloud_conf;
 pub mod cloud_config;
 mod credentials;
+pub mod hosted;
 mod trusted_ca;
 
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};

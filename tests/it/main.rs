@@ -19,6 +19,7 @@ mod doc_commands;
 mod docs;
 mod foreign_arch;
 mod golden;
+mod hosted;
 mod ignition;
 mod image_references;
 mod install_config;

@@ -20,6 +20,7 @@ fn committed_man_pages_are_current() {
             "ccm-render-placements.1",
             "ccm-render-provider.1",
             "ccm-render-matrix.1",
+            "ccm-render-compare-hosted.1",
             "ccm-render-releases.1",
             "ccm-render-completions.1"
         ]

@@ -13,9 +13,12 @@ fn s(path: &Path) -> &str {
 }
 
 /// The cases (`provider/variant`) of a matrix folder's files.
+/// The standalone cases of paths under a matrix folder (the hosted cases, under `hosted/`, are
+/// `hosted_cases_of`'s).
 fn cases_of(paths: impl IntoIterator<Item = String>) -> BTreeSet<String> {
     paths
         .into_iter()
+        .filter(|p| !p.starts_with("hosted/"))
         .map(|p| p.splitn(3, '/').take(2).collect::<Vec<_>>().join("/"))
         .collect()
 }
@@ -164,7 +167,8 @@ fn a_one_line_provider_change_shows_exactly_the_cases_it_touches() {
         "{listed:?}"
     );
     assert_eq!(cases_of(listed), want);
-    assert!(err.contains("8 of 192 cases would change"), "{err}");
+    // 192 standalone cases and 73 hosted ones.
+    assert!(err.contains("8 of 265 cases would change"), "{err}");
     for case in &want {
         assert!(err.contains(&format!("  {case}\n")), "{err}");
     }
@@ -321,7 +325,14 @@ fn release_all_renders_every_release_in_its_own_folder_as_render_release_does() 
         .expect("read_dir")
         .map(|e| e.expect("entry").file_name().into_string().expect("utf8"))
         .collect();
-    assert_eq!(top, releases.iter().map(ToString::to_string).collect());
+    assert_eq!(
+        top,
+        releases
+            .iter()
+            .map(ToString::to_string)
+            .chain(["hosted".to_string()])
+            .collect()
+    );
     for release in releases {
         let cases = cases_of(read_tree(&dest.join(release)).into_keys());
         assert_eq!(cases.len(), 12 * 16, "{release}: {cases:?}");
@@ -442,4 +453,57 @@ fn a_provider_dir_provider_is_rendered_only_for_the_releases_it_declares() {
     assert!(!dest.join("4.21/acme").exists());
     assert!(read_tree(&dest.join("4.22/acme/ha-noproxy-intermediate-default")).len() > 2);
     assert!(read_tree(&dest.join("4.21/aws/ha-noproxy-intermediate-default")).len() > 2);
+}
+
+#[test]
+fn the_matrix_renders_the_hosted_variants_each_as_render_hosted_control_plane_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    let out = ccm_render(&["matrix", "--dest-dir", s(&dest)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("and 73 hosted cases"),
+        "{}",
+        stderr(&out)
+    );
+    let hosted: BTreeSet<String> = read_tree(&dest.join("hosted"))
+        .into_keys()
+        .map(|p| p.splitn(3, '/').take(2).collect::<Vec<_>>().join("/"))
+        .collect();
+    assert_eq!(hosted.len(), 73, "{hosted:?}");
+    assert!(hosted.contains("azure/managed-azure"), "{hosted:?}");
+    assert!(hosted.contains("kubevirt/zones-subnets"), "{hosted:?}");
+    // The default variant is the default case of testdata/hosted/, rendered by render.
+    for platform in ["aws", "openstack"] {
+        let case = root()
+            .join("testdata/hosted")
+            .join(platform)
+            .join("default");
+        let rendered = dir.path().join(platform);
+        let (hcp, images, creds) = (
+            case.join("hcp.yaml"),
+            case.join("image-references.yaml"),
+            case.join("credentials.yaml"),
+        );
+        let mut args = vec![
+            "render",
+            "--hosted-control-plane",
+            s(&hcp),
+            "--images",
+            s(&images),
+            "--dest-dir",
+            s(&rendered),
+        ];
+        if creds.exists() {
+            args.extend(["--credentials", s(&creds)]);
+        }
+        assert!(ccm_render(&args).status.success());
+        assert_eq!(
+            read_tree(&rendered),
+            read_tree(&dest.join("hosted").join(platform).join("default")),
+            "{platform}"
+        );
+    }
+    let again = ccm_render(&["matrix", "--dest-dir", s(&dest), "--check"]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
 }

@@ -59,7 +59,7 @@ pub const OBJECTS: &str = "objects/";
 pub const RELEASES: &str = "releases";
 
 /// Folders of `assets/` that are not providers.
-pub const RESERVED: &[&str] = &[COMMON, RELEASES];
+pub const RESERVED: &[&str] = &[COMMON, RELEASES, crate::hosted::HOSTED];
 
 /// A provider's descriptor and where it was read from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +120,11 @@ pub fn compile(assets: &Utf8Path) -> Result<Compiled> {
         match name.as_str() {
             COMMON => common = Some(parse_common(&folder)?),
             RELEASES => releases = Some(folder),
+            crate::hosted::HOSTED => {
+                for (name, component) in crate::hosted::parse(&folder)? {
+                    compiled.add(format!("{}{name}", crate::hosted::HOSTED_KEY), &component)?;
+                }
+            }
             _ => providers.push(parse(&folder)?),
         }
     }

@@ -11,11 +11,13 @@
 //! * [`platform`]: the platforms openshift/api defines, a closed set;
 //! * [`providers`]: a provider's descriptor, its parse and its checks;
 //! * [`releases`]: a release as data (its behaviour, its delta from the next release);
+//! * [`hosted`]: the hosted components (HyperShift's CCM of each platform) and their checks;
 //! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.
 
 pub mod compiled;
 pub mod features;
 pub mod go_encode;
+pub mod hosted;
 pub mod json_fields;
 pub mod platform;
 pub mod provider_dir;

@@ -24,6 +24,8 @@
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
 //! (with `--prune`: files a case no longer renders are removed).
 
+pub mod compare;
+mod hosted;
 mod samples;
 
 use super::exit::ExitStatus;
@@ -489,28 +491,43 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
             "ccm-render: note: provider {provider} is not rendered for {release}: its spec.releases does not name it"
         );
     }
-    let work: Vec<(&Case, Tree)> = cases.iter().zip(trees).collect();
+    let hosted_cases = hosted::cases(scratch_path)?;
+    let hosted_trees = on_every_core(&hosted_cases, |case| {
+        hosted::render_case(case).with_context(|| format!("case {}", case.folder))
+    })?;
+    let work: Vec<(Utf8PathBuf, Tree)> = cases
+        .iter()
+        .map(Case::folder)
+        .zip(trees)
+        .chain(
+            hosted_cases
+                .iter()
+                .map(|c| c.folder.clone())
+                .zip(hosted_trees),
+        )
+        .collect();
     if args.check || args.diff {
         return compare(args, &work);
     }
     // The folders above the case folders, made one at a time: the case updates that run at the
     // same time below would otherwise race to create them.
-    let parents: std::collections::BTreeSet<Utf8PathBuf> = cases
+    let parents: std::collections::BTreeSet<Utf8PathBuf> = work
         .iter()
-        .filter_map(|case| case.folder().parent().map(Utf8Path::to_path_buf))
+        .filter_map(|(folder, _)| folder.parent().map(Utf8Path::to_path_buf))
         .collect();
     for parent in parents {
         let dir = args.dest_dir.join(parent);
         std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
     }
-    let reports = on_every_core(&work, |(case, tree)| {
-        crate::output::apply(tree, &args.dest_dir.join(case.folder()), true)
+    let reports = on_every_core(&work, |(folder, tree)| {
+        crate::output::apply(tree, &args.dest_dir.join(folder), true)
     })?;
     let count = |f: fn(&crate::output::WriteReport) -> usize| reports.iter().map(f).sum::<usize>();
     eprintln!(
-        "ccm-render: {} cases of {} providers in {} ({} files written, {} unchanged, {} removed)",
-        work.len(),
+        "ccm-render: {} cases of {} providers and {} hosted cases in {} ({} files written, {} unchanged, {} removed)",
+        cases.len(),
         catalogues.newest().providers.len(),
+        hosted_cases.len(),
         args.dest_dir,
         count(|r| r.written.len()),
         count(|r| r.unchanged.len()),
@@ -521,9 +538,9 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
 
 /// `--check` and `--diff`: compare every case with its folder, print the files and the cases a
 /// change touches, write nothing.
-fn compare(args: &MatrixArgs, work: &[(&Case, Tree)]) -> Result<ExitStatus> {
-    let plans = on_every_core(work, |(case, tree)| {
-        crate::output::plan(tree, &args.dest_dir.join(case.folder()), true)
+fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus> {
+    let plans = on_every_core(work, |(folder, tree)| {
+        crate::output::plan(tree, &args.dest_dir.join(folder), true)
     })?;
     let mut all = Plan::default();
     let mut diffs = String::new();
@@ -535,11 +552,10 @@ fn compare(args: &MatrixArgs, work: &[(&Case, Tree)]) -> Result<ExitStatus> {
         )
     };
     let mut touched = Vec::new();
-    for ((case, _), plan) in work.iter().zip(plans) {
+    for ((folder, _), plan) in work.iter().zip(plans) {
         if plan.has_changes() {
-            touched.push(case.folder());
+            touched.push(folder.clone());
         }
-        let folder = case.folder();
         if args.diff {
             // Per case, so that redaction still sees the paths a render writes.
             diffs.push_str(&crate::output::diff::unified_in(

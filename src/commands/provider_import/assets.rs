@@ -67,7 +67,7 @@ pub fn read(assets: &Utf8Path) -> Result<Assets> {
     for folder in read_folders(assets)? {
         match folder.name() {
             compiled::COMMON => common = Some(ccm_catalogue::providers::parse_common(&folder)?),
-            compiled::RELEASES => {}
+            compiled::RELEASES | ccm_catalogue::hosted::HOSTED => {}
             _ => providers.push(ccm_catalogue::providers::parse(&folder)?),
         }
     }

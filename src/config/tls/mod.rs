@@ -129,6 +129,26 @@ impl BuiltinProfile {
     }
 }
 
+/// library-go's IANA name of an OpenSSL cipher name (`openSSLToIANACiphers`), when it has one.
+pub fn openssl_to_iana(name: &str) -> Option<&'static str> {
+    OPENSSL_TO_IANA
+        .iter()
+        .find(|(openssl, _)| *openssl == name)
+        .map(|(_, iana)| *iana)
+}
+
+/// openshift/api `TLSProfiles[name]` for Old, Intermediate and Modern: the minimum version and
+/// the OpenSSL cipher names (the hosted render maps them with HyperShift's own table).
+pub fn builtin_profile(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    let profile: &'static BuiltinProfile = match name {
+        "Old" => &OLD,
+        "Intermediate" => &INTERMEDIATE,
+        "Modern" => &MODERN,
+        _ => return None,
+    };
+    Some((profile.min_tls_version, profile.ciphers))
+}
+
 enum ProfileChoice {
     Builtin(&'static BuiltinProfile),
     /// `type: Custom`, with its `custom` block if present.

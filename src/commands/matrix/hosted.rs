@@ -1,0 +1,216 @@
+//! The hosted cases of `ccm-render matrix`: every hosted platform's CCM (docs/hosted.md) across
+//! the HyperShift golden-file variants and the HostedControlPlane fields that change it, one
+//! folder per case, `DIR/hosted/<platform>/<variant>/`. The samples are the default cases of
+//! `testdata/hosted/` (built into the binary); each variant edits that HostedControlPlane, the
+//! operator environment or the credentials, writes the inputs as files and renders them as
+//! `render --hosted-control-plane` does.
+
+use crate::config::hosted::HostedFiles;
+use crate::output::Tree;
+use anyhow::Result;
+use camino::{Utf8Path, Utf8PathBuf};
+use serde_json::{Value, json};
+
+/// The folder of the hosted cases under `--dest-dir`.
+pub const HOSTED_FOLDER: &str = "hosted";
+
+macro_rules! sample {
+    ($p:literal) => {
+        (
+            $p,
+            include_str!(concat!(
+                "../../../testdata/hosted/",
+                $p,
+                "/default/hcp.yaml"
+            )),
+            include_str!(concat!(
+                "../../../testdata/hosted/",
+                $p,
+                "/default/image-references.yaml"
+            )),
+            None,
+        )
+    };
+}
+
+/// The built-in samples: platform folder, HostedControlPlane, ImageStream, credentials.
+const SAMPLES: &[(&str, &str, &str, Option<&str>)] = &[
+    sample!("aws"),
+    sample!("azure"),
+    sample!("gcp"),
+    sample!("kubevirt"),
+    (
+        "openstack",
+        include_str!("../../../testdata/hosted/openstack/default/hcp.yaml"),
+        include_str!("../../../testdata/hosted/openstack/default/image-references.yaml"),
+        Some(include_str!(
+            "../../../testdata/hosted/openstack/default/credentials.yaml"
+        )),
+    ),
+    sample!("powervs"),
+];
+
+/// What a variant changes: the HostedControlPlane, and the operator environment given.
+type Edit = fn(&mut Value, &mut Vec<String>);
+
+/// The variants: the golden files' (TLS profile, feature set, Swift annotation, advertised API
+/// address) and the fields that open others (zones and subnets, probe annotations, scheduling,
+/// replicas, request overrides, the operator's proxy and managed Azure).
+const VARIANTS: &[(&str, Edit)] = &[
+    ("default", |_, _| {}),
+    ("modern-tls", |h, _| {
+        h["spec"]["configuration"]["apiServer"] = json!({"tlsSecurityProfile": {"type": "Modern"}});
+    }),
+    ("old-tls", |h, _| {
+        h["spec"]["configuration"]["apiServer"] = json!({"tlsSecurityProfile": {"type": "Old"}});
+    }),
+    ("custom-tls", |h, _| {
+        h["spec"]["configuration"]["apiServer"] = json!({"tlsSecurityProfile": {"type": "Custom", "custom": {
+            "minTLSVersion": "VersionTLS12", "ciphers": ["ECDHE-RSA-AES128-GCM-SHA256", "TLS_AES_128_GCM_SHA256"]}}});
+    }),
+    ("techpreview", |h, _| {
+        h["spec"]["configuration"]["featureGate"] = json!({"featureSet": "TechPreviewNoUpgrade"});
+    }),
+    ("single-replica", |h, _| {
+        h["spec"]["controllerAvailabilityPolicy"] = json!("SingleReplica");
+    }),
+    ("zones-subnets", zones_subnets),
+    ("probe-nodeport", |h, _| {
+        let a = &mut h["metadata"]["annotations"];
+        a["hypershift.openshift.io/aws-load-balancer-health-probe-mode"] = json!("ServiceNodePort");
+        a["hypershift.openshift.io/azure-load-balancer-health-probe-mode"] =
+            json!("servicenodeport");
+        a["hypershift.openshift.io/shared-load-balancer-health-probe-port"] = json!("10256");
+    }),
+    ("probe-shared-path-port", |h, _| {
+        let a = &mut h["metadata"]["annotations"];
+        a["hypershift.openshift.io/shared-load-balancer-health-probe-path"] = json!("/healthz");
+        a["hypershift.openshift.io/shared-load-balancer-health-probe-port"] = json!("10256");
+    }),
+    ("scheduling", |h, _| {
+        h["spec"]["nodeSelector"] = json!({"node-role.kubernetes.io/infra": ""});
+        h["spec"]["tolerations"] =
+            json!([{"key": "infra", "operator": "Exists", "effect": "NoSchedule"}]);
+        h["spec"]["labels"] = json!({"team": "hcp"});
+        h["metadata"]["annotations"]["hypershift.openshift.io/control-plane-priority-class"] =
+            json!("custom-priority");
+        h["metadata"]["annotations"]["hypershift.openshift.io/restart-date"] =
+            json!("2026-01-01T00:00:00Z");
+    }),
+    ("request-overrides", |h, _| {
+        for name in ["aws", "azure", "gcp", "kubevirt", "openstack", "powervs"] {
+            h["metadata"]["annotations"][format!(
+                "resource-request-override.hypershift.openshift.io/{name}-cloud-controller-manager.cloud-controller-manager"
+            )] = json!("cpu=150m,memory=100Mi");
+        }
+    }),
+    ("operator-proxy", |_, env| {
+        env.extend([
+            "HTTP_PROXY=http://proxy.mgmt:3128".into(),
+            "HTTPS_PROXY=http://proxy.mgmt:3128".into(),
+            "NO_PROXY=.cluster.local,10.0.0.0/16".into(),
+        ]);
+    }),
+    ("managed-azure", |h, env| {
+        let auth = &mut h["spec"]["platform"]["azure"]["azureAuthenticationConfig"];
+        *auth = json!({"azureAuthenticationConfigType": "ManagedIdentities", "managedIdentities": {"controlPlane": {
+            "cloudProvider": {"clientID": "00000000-0000-0000-0000-000000000002", "credentialsSecretName": "cloud-provider-creds", "objectEncoding": "utf-8"},
+            "managedIdentitiesKeyVault": {"name": "kv", "tenantID": "00000000-0000-0000-0000-000000000000"}}}});
+        env.extend([
+            "MANAGED_SERVICE=ARO-HCP".into(),
+            "ARO_HCP_KEY_VAULT_USER_CLIENT_ID=00000000-0000-0000-0000-0000000000aa".into(),
+        ]);
+    }),
+];
+
+/// Zones, subnets and networks of each platform, and an external KubeVirt infrastructure.
+fn zones_subnets(h: &mut Value, _: &mut Vec<String>) {
+    let p = &mut h["spec"]["platform"];
+    p["aws"]["cloudProviderConfig"] =
+        json!({"zone": "us-east-1a", "vpc": "vpc-0123", "subnet": {"id": "subnet-0123"}});
+    p["azure"]["subnetID"] = json!(
+        "/subscriptions/s/resourceGroups/net-rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/workers"
+    );
+    p["openstack"]["externalNetwork"] = json!({"id": "ext-net-id"});
+    p["powervs"]["vpc"] = json!({"name": "vpc", "region": "us-south", "subnet": "subnet-a"});
+    p["kubevirt"] = json!({"credentials": {"infraNamespace": "guests", "infraKubeConfigSecret": {"name": "infra", "key": "kubeconfig"}}});
+    h["spec"]["networking"]["machineNetwork"] =
+        json!([{"cidr": "10.0.0.0/16"}, {"cidr": "fd00::/48"}]);
+    h["spec"]["infraID"] = json!("demo-7xk2p");
+}
+
+/// One hosted case.
+#[derive(Debug, Clone)]
+pub struct HostedCase {
+    /// `hosted/<platform>/<variant>`.
+    pub folder: Utf8PathBuf,
+    /// Its inputs, as `render --hosted-control-plane` would be given them.
+    pub files: HostedFiles,
+}
+
+/// Every hosted case, its input files written under `scratch`.
+pub fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
+    let mut out = Vec::new();
+    for (platform, hcp, images, credentials) in SAMPLES {
+        let base = crate::inputs::parse_documents(hcp, Utf8Path::new(platform))?
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        let dir = scratch.join(HOSTED_FOLDER).join(platform);
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join("image-references.yaml"), images)?;
+        if let Some(credentials) = credentials {
+            std::fs::write(dir.join("credentials.yaml"), credentials)?;
+        }
+        for (variant, edit) in VARIANTS {
+            if *variant == "managed-azure" && *platform != "azure" {
+                continue;
+            }
+            let mut hcp = base.clone();
+            let mut env = Vec::new();
+            edit(&mut hcp, &mut env);
+            let file = dir.join(format!("{variant}.yaml"));
+            std::fs::write(&file, ccm_catalogue::yaml::to_string(&hcp)?)?;
+            out.push(HostedCase {
+                folder: Utf8PathBuf::from(HOSTED_FOLDER)
+                    .join(platform)
+                    .join(variant),
+                files: HostedFiles {
+                    hosted_control_plane: file,
+                    images: dir.join("image-references.yaml"),
+                    credentials: credentials.map(|_| dir.join("credentials.yaml")),
+                    operator_env: env,
+                },
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Renders one case as `render --hosted-control-plane` does.
+pub fn render_case(case: &HostedCase) -> Result<Tree> {
+    let cfg = crate::config::hosted::HostedConfig::load(&case.files)?;
+    super::super::hosted::tree_of(&cfg).map(|(_, tree)| tree)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_hosted_case_renders_a_deployment() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let scratch = camino::Utf8Path::from_path(dir.path()).expect("utf8");
+        let cases = super::cases(scratch).expect("cases");
+        assert_eq!(cases.len(), 6 * 12 + 1);
+        for case in &cases {
+            let tree =
+                super::render_case(case).unwrap_or_else(|e| panic!("{}: {e:#}", case.folder));
+            assert!(
+                tree.files
+                    .keys()
+                    .any(|p| p.as_str().starts_with("manifests/deployment-")),
+                "{}",
+                case.folder
+            );
+        }
+    }
+}

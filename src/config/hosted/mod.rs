@@ -1,0 +1,131 @@
+//! `HostedConfig`: what a hosted render reads, from `--hosted-control-plane`, `--images`,
+//! `--credentials` and `--operator-env`, read and checked together. HyperShift's
+//! control-plane-operator reads the same things from its HostedControlPlane, its release
+//! payload, the management cluster and its own environment.
+
+pub mod operator_env;
+pub mod tls;
+
+use crate::inputs::credentials::{Credentials, Secret};
+use crate::inputs::hosted_control_plane::HostedControlPlane;
+use crate::inputs::payload_images::PayloadImages;
+use anyhow::{Result, bail};
+use camino::{Utf8Path, Utf8PathBuf};
+pub use operator_env::OperatorEnv;
+
+/// The input files of a hosted render.
+#[derive(Debug, Clone, Default)]
+pub struct HostedFiles {
+    /// `--hosted-control-plane`.
+    pub hosted_control_plane: Utf8PathBuf,
+    /// `--images`.
+    pub images: Utf8PathBuf,
+    /// `--credentials`.
+    pub credentials: Option<Utf8PathBuf>,
+    /// `--operator-env`, as given.
+    pub operator_env: Vec<String>,
+}
+
+/// Everything a hosted render reads.
+#[derive(Debug, Clone)]
+pub struct HostedConfig {
+    /// The HostedControlPlane.
+    pub hcp: HostedControlPlane,
+    /// Its file, for messages.
+    pub hcp_path: Utf8PathBuf,
+    /// The release payload's images by tag.
+    pub images: PayloadImages,
+    /// The Secrets HyperShift would read from the management cluster.
+    pub credentials: Option<Credentials>,
+    /// The control-plane-operator's environment.
+    pub env: OperatorEnv,
+    /// The TLS flags of the HostedControlPlane's profile.
+    pub tls_args: Vec<String>,
+}
+
+impl HostedConfig {
+    /// Reads and checks every input.
+    pub fn load(files: &HostedFiles) -> Result<Self> {
+        let env = operator_env::parse(&files.operator_env)?;
+        let path = &files.hosted_control_plane;
+        let hcp = crate::inputs::hosted_control_plane::load(path)?;
+        let images = crate::inputs::payload_images::load(&files.images)?;
+        let credentials = files
+            .credentials
+            .as_deref()
+            .map(crate::inputs::credentials::load)
+            .transpose()?;
+        Self::new(hcp, path, images, credentials, env)
+    }
+
+    /// Puts inputs already read together.
+    pub fn new(
+        hcp: HostedControlPlane,
+        path: &Utf8Path,
+        images: PayloadImages,
+        credentials: Option<Credentials>,
+        env: OperatorEnv,
+    ) -> Result<Self> {
+        let profile = hcp
+            .spec
+            .configuration
+            .as_ref()
+            .and_then(|c| c.api_server.as_ref())
+            .and_then(|a| a.tls_security_profile.as_ref());
+        let tls_args = tls::tls_args(profile, path)?;
+        Ok(Self {
+            hcp,
+            hcp_path: path.to_owned(),
+            images,
+            credentials,
+            env,
+            tls_args,
+        })
+    }
+
+    /// The platform type.
+    pub fn platform(&self) -> &str {
+        &self.hcp.spec.platform.platform_type
+    }
+
+    /// HyperShift `azureutil.IsAroHCPByHCP`: an Azure control plane of the ARO-HCP service,
+    /// told by its authentication type (`ManagedIdentities`), or by `MANAGED_SERVICE` when the
+    /// HostedControlPlane has no Azure block.
+    pub fn managed_azure(&self) -> bool {
+        if self.platform() != "Azure" {
+            return false;
+        }
+        match &self.hcp.spec.platform.azure {
+            Some(azure) => {
+                azure
+                    .azure_authentication_config
+                    .azure_authentication_config_type
+                    == "ManagedIdentities"
+            }
+            None => self.env.is_aro_hcp(),
+        }
+    }
+
+    /// The Secret `namespace/name` from `--credentials`, as HyperShift reads it from the
+    /// management cluster; an error naming the field that names it when it is not there.
+    pub fn secret(&self, name: &str, field: &str) -> Result<&Secret> {
+        let namespace = &self.hcp.metadata.namespace;
+        let Some(credentials) = &self.credentials else {
+            bail!(
+                "{}: {field}: the Secret {namespace}/{name} is read from the management cluster; give it with --credentials",
+                self.hcp_path
+            );
+        };
+        credentials
+            .secrets
+            .iter()
+            .find(|s| s.name == name && (s.namespace == *namespace || s.namespace == "default"))
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}: no Secret {namespace}/{name}, which {} {field} names",
+                    credentials.path,
+                    self.hcp_path
+                )
+            })
+    }
+}

@@ -1,0 +1,585 @@
+//! `--hosted-control-plane`: a HyperShift `HostedControlPlane` (`hypershift.openshift.io/v1beta1`),
+//! the fields of it that HyperShift's CCM components and their framework read
+//! (`HyperShift api/hypershift/v1beta1/hosted_controlplane.go` and the platform files). Field
+//! names match exactly (as Kubernetes decodes them); a value of the wrong type is an error naming
+//! the file and the field. Fields the CCM does not read are not looked at.
+
+use super::{object_from_text, read_text};
+use anyhow::{Result, bail};
+use camino::Utf8Path;
+use ccm_catalogue::json_fields::typed;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The platform types HyperShift knows (`PlatformType`); the ones with a CCM component are the
+/// catalogue's hosted platforms.
+pub const HCP_PLATFORMS: &[&str] = &[
+    "AWS",
+    "None",
+    "IBMCloud",
+    "Agent",
+    "KubeVirt",
+    "Azure",
+    "PowerVS",
+    "OpenStack",
+    "GCP",
+];
+
+/// A HostedControlPlane, as far as the CCM reads it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostedControlPlane {
+    /// `metadata`.
+    #[serde(default)]
+    pub metadata: Metadata,
+    /// `spec`.
+    #[serde(default)]
+    pub spec: Spec,
+}
+
+/// `metadata`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Metadata {
+    /// `metadata.name`.
+    #[serde(default)]
+    pub name: String,
+    /// `metadata.namespace`: the hosted control plane's namespace, where everything goes.
+    #[serde(default)]
+    pub namespace: String,
+    /// `metadata.labels`.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// `metadata.annotations`.
+    #[serde(default)]
+    pub annotations: BTreeMap<String, String>,
+    /// `metadata.uid`.
+    #[serde(default)]
+    pub uid: String,
+}
+
+/// `spec`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spec {
+    /// `spec.releaseImage`.
+    #[serde(default)]
+    pub release_image: String,
+    /// `spec.controlPlaneReleaseImage`.
+    #[serde(default)]
+    pub control_plane_release_image: Option<String>,
+    /// `spec.infraID`.
+    #[serde(default, rename = "infraID")]
+    pub infra_id: String,
+    /// `spec.platform`.
+    #[serde(default)]
+    pub platform: Platform,
+    /// `spec.networking`.
+    #[serde(default)]
+    pub networking: Networking,
+    /// `spec.configuration`.
+    #[serde(default)]
+    pub configuration: Option<Configuration>,
+    /// `spec.controllerAvailabilityPolicy` (`HighlyAvailable` when empty).
+    #[serde(default)]
+    pub controller_availability_policy: String,
+    /// `spec.nodeSelector`.
+    #[serde(default)]
+    pub node_selector: Option<BTreeMap<String, String>>,
+    /// `spec.tolerations`, as given (Kubernetes tolerations).
+    #[serde(default)]
+    pub tolerations: Vec<Value>,
+    /// `spec.labels`: extra labels of every control plane pod.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+}
+
+/// `spec.networking`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Networking {
+    /// `spec.networking.machineNetwork[].cidr`.
+    #[serde(default)]
+    pub machine_network: Vec<Cidr>,
+}
+
+/// One `machineNetwork` entry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Cidr {
+    /// `cidr`.
+    #[serde(default)]
+    pub cidr: String,
+}
+
+/// `spec.configuration`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Configuration {
+    /// `spec.configuration.apiServer`.
+    #[serde(default)]
+    pub api_server: Option<ApiServer>,
+    /// `spec.configuration.featureGate.featureSet`.
+    #[serde(default)]
+    pub feature_gate: Option<Value>,
+}
+
+/// `spec.configuration.apiServer`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiServer {
+    /// `tlsSecurityProfile`, read by the TLS flags (`config/hosted_tls.rs`).
+    #[serde(default)]
+    pub tls_security_profile: Option<TlsSecurityProfile>,
+}
+
+/// openshift/api `TLSSecurityProfile`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TlsSecurityProfile {
+    /// `type`: Old, Intermediate, Modern or Custom.
+    #[serde(default, rename = "type")]
+    pub profile_type: String,
+    /// `custom`.
+    #[serde(default)]
+    pub custom: Option<CustomTlsProfile>,
+}
+
+/// openshift/api `CustomTLSProfile`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomTlsProfile {
+    /// `ciphers` (OpenSSL names).
+    #[serde(default)]
+    pub ciphers: Vec<String>,
+    /// `minTLSVersion`.
+    #[serde(default, rename = "minTLSVersion")]
+    pub min_tls_version: String,
+}
+
+/// `spec.platform`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Platform {
+    /// `spec.platform.type`.
+    #[serde(default, rename = "type")]
+    pub platform_type: String,
+    /// `spec.platform.aws`.
+    #[serde(default)]
+    pub aws: Option<Aws>,
+    /// `spec.platform.azure`.
+    #[serde(default)]
+    pub azure: Option<Azure>,
+    /// `spec.platform.gcp`.
+    #[serde(default)]
+    pub gcp: Option<Gcp>,
+    /// `spec.platform.kubevirt`.
+    #[serde(default)]
+    pub kubevirt: Option<Kubevirt>,
+    /// `spec.platform.openstack`.
+    #[serde(default)]
+    pub openstack: Option<OpenStack>,
+    /// `spec.platform.powervs`.
+    #[serde(default)]
+    pub powervs: Option<PowerVs>,
+}
+
+/// `spec.platform.aws`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Aws {
+    /// `cloudProviderConfig`.
+    #[serde(default)]
+    pub cloud_provider_config: Option<AwsCloudProviderConfig>,
+}
+
+/// `spec.platform.aws.cloudProviderConfig`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AwsCloudProviderConfig {
+    /// `subnet.id`.
+    #[serde(default)]
+    pub subnet: Option<IdRef>,
+    /// `zone`.
+    #[serde(default)]
+    pub zone: String,
+    /// `vpc`.
+    #[serde(default)]
+    pub vpc: String,
+}
+
+/// A reference by `id`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct IdRef {
+    /// `id`.
+    #[serde(default)]
+    pub id: Option<String>,
+}
+
+/// A reference by `name`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct NameRef {
+    /// `name`.
+    #[serde(default)]
+    pub name: String,
+}
+
+/// `spec.platform.azure`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Azure {
+    /// `cloud`.
+    #[serde(default)]
+    pub cloud: String,
+    /// `location`.
+    #[serde(default)]
+    pub location: String,
+    /// `resourceGroup`.
+    #[serde(default)]
+    pub resource_group: String,
+    /// `vnetID`.
+    #[serde(default, rename = "vnetID")]
+    pub vnet_id: String,
+    /// `subnetID`.
+    #[serde(default, rename = "subnetID")]
+    pub subnet_id: String,
+    /// `subscriptionID`.
+    #[serde(default, rename = "subscriptionID")]
+    pub subscription_id: String,
+    /// `securityGroupID`.
+    #[serde(default, rename = "securityGroupID")]
+    pub security_group_id: String,
+    /// `tenantID`.
+    #[serde(default, rename = "tenantID")]
+    pub tenant_id: String,
+    /// `azureAuthenticationConfig`.
+    #[serde(default)]
+    pub azure_authentication_config: AzureAuthenticationConfig,
+    /// `containerRegistry.credentials.managedIdentity.resourceID`.
+    #[serde(default)]
+    pub container_registry: Option<Value>,
+}
+
+/// `spec.platform.azure.azureAuthenticationConfig`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AzureAuthenticationConfig {
+    /// `azureAuthenticationConfigType`: `ManagedIdentities` (ARO HCP) or `WorkloadIdentities`.
+    #[serde(default)]
+    pub azure_authentication_config_type: String,
+    /// `workloadIdentities.cloudProvider.clientID`.
+    #[serde(default)]
+    pub workload_identities: Option<WorkloadIdentities>,
+    /// `managedIdentities`.
+    #[serde(default)]
+    pub managed_identities: Option<ManagedIdentities>,
+}
+
+/// `workloadIdentities`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkloadIdentities {
+    /// `cloudProvider`.
+    #[serde(default)]
+    pub cloud_provider: ClientId,
+}
+
+/// `{clientID}`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ClientId {
+    /// `clientID`.
+    #[serde(default, rename = "clientID")]
+    pub client_id: String,
+}
+
+/// `managedIdentities`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedIdentities {
+    /// `controlPlane`.
+    #[serde(default)]
+    pub control_plane: ControlPlaneManagedIdentities,
+}
+
+/// `managedIdentities.controlPlane`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ControlPlaneManagedIdentities {
+    /// `managedIdentitiesKeyVault`.
+    #[serde(default)]
+    pub managed_identities_key_vault: KeyVault,
+    /// `cloudProvider`.
+    #[serde(default)]
+    pub cloud_provider: ManagedIdentity,
+}
+
+/// `managedIdentitiesKeyVault`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct KeyVault {
+    /// `name`.
+    #[serde(default)]
+    pub name: String,
+    /// `tenantID`.
+    #[serde(default, rename = "tenantID")]
+    pub tenant_id: String,
+}
+
+/// A `ManagedIdentity`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedIdentity {
+    /// `credentialsSecretName`.
+    #[serde(default)]
+    pub credentials_secret_name: String,
+    /// `objectEncoding`.
+    #[serde(default)]
+    pub object_encoding: String,
+}
+
+/// `spec.platform.gcp`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gcp {
+    /// `project`.
+    #[serde(default)]
+    pub project: String,
+    /// `networkConfig.network.name`.
+    #[serde(default)]
+    pub network_config: GcpNetworkConfig,
+}
+
+/// `spec.platform.gcp.networkConfig`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct GcpNetworkConfig {
+    /// `network`.
+    #[serde(default)]
+    pub network: NameRef,
+}
+
+/// `spec.platform.kubevirt`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Kubevirt {
+    /// `credentials`: the infrastructure cluster is external when set.
+    #[serde(default)]
+    pub credentials: Option<KubevirtCredentials>,
+}
+
+/// `spec.platform.kubevirt.credentials`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KubevirtCredentials {
+    /// `infraNamespace`.
+    #[serde(default)]
+    pub infra_namespace: String,
+}
+
+/// `spec.platform.openstack`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenStack {
+    /// `identityRef`.
+    #[serde(default)]
+    pub identity_ref: IdentityRef,
+    /// `externalNetwork.id`.
+    #[serde(default)]
+    pub external_network: Option<IdRef>,
+}
+
+/// `spec.platform.openstack.identityRef`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityRef {
+    /// `name`: the Secret HyperShift reads from the management cluster.
+    #[serde(default)]
+    pub name: String,
+    /// `cloudName`.
+    #[serde(default)]
+    pub cloud_name: String,
+}
+
+/// `spec.platform.powervs`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PowerVs {
+    /// `accountID`.
+    #[serde(default, rename = "accountID")]
+    pub account_id: String,
+    /// `resourceGroup`.
+    #[serde(default)]
+    pub resource_group: String,
+    /// `region`.
+    #[serde(default)]
+    pub region: String,
+    /// `zone`.
+    #[serde(default)]
+    pub zone: String,
+    /// `serviceInstanceID`.
+    #[serde(default, rename = "serviceInstanceID")]
+    pub service_instance_id: String,
+    /// `vpc`.
+    #[serde(default)]
+    pub vpc: PowerVsVpc,
+    /// `kubeCloudControllerCreds.name`.
+    #[serde(default)]
+    pub kube_cloud_controller_creds: NameRef,
+}
+
+/// `spec.platform.powervs.vpc`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct PowerVsVpc {
+    /// `name`.
+    #[serde(default)]
+    pub name: String,
+    /// `region`.
+    #[serde(default)]
+    pub region: String,
+    /// `subnet`.
+    #[serde(default)]
+    pub subnet: String,
+}
+
+/// Reads `--hosted-control-plane`.
+pub fn load(path: &Utf8Path) -> Result<HostedControlPlane> {
+    parse(&read_text(path)?, path)
+}
+
+/// [`load`] on text already read (`path` only names it in errors).
+pub fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
+    let doc = object_from_text(
+        text,
+        path,
+        "HostedControlPlane",
+        "hypershift.openshift.io",
+        &["v1beta1"],
+        &[],
+    )?;
+    let hcp: HostedControlPlane = typed(&doc, path)?;
+    check(&hcp, path)?;
+    Ok(hcp)
+}
+
+/// What the API server and HyperShift's component framework require before a CCM is built.
+fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
+    if hcp.metadata.name.is_empty() {
+        bail!("{path}: metadata.name is missing");
+    }
+    if hcp.metadata.namespace.is_empty() {
+        bail!("{path}: metadata.namespace is missing (the hosted control plane's namespace)");
+    }
+    ccm_catalogue::validate::namespace(&hcp.metadata.namespace)
+        .map_err(|e| anyhow::anyhow!("{path}: metadata.namespace: {e}"))?;
+    let platform = hcp.spec.platform.platform_type.as_str();
+    if platform.is_empty() {
+        bail!("{path}: spec.platform.type is missing");
+    }
+    if !HCP_PLATFORMS.contains(&platform) {
+        bail!(
+            "{path}: spec.platform.type: unknown platform {platform:?} (known: {})",
+            HCP_PLATFORMS.join(", ")
+        );
+    }
+    let policy = hcp.spec.controller_availability_policy.as_str();
+    if !["", "HighlyAvailable", "SingleReplica"].contains(&policy) {
+        bail!(
+            "{path}: spec.controllerAvailabilityPolicy: unknown policy {policy:?} (known: HighlyAvailable, SingleReplica)"
+        );
+    }
+    if hcp.spec.release_image.is_empty() {
+        bail!("{path}: spec.releaseImage is missing");
+    }
+    for (i, entry) in hcp.spec.networking.machine_network.iter().enumerate() {
+        canonical_cidr(&entry.cidr).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{path}: spec.networking.machineNetwork[{i}].cidr: {:?} is not a CIDR",
+                entry.cidr
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// A CIDR as Go's `ipnet.IPNet` writes it: the network address (host bits cleared) in its
+/// canonical form, and the prefix length.
+pub fn canonical_cidr(text: &str) -> Option<String> {
+    let (ip, prefix) = text.split_once('/')?;
+    let prefix: u32 = prefix.parse().ok()?;
+    match ip.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V4(v4) if prefix <= 32 => {
+            let mask = u32::MAX.checked_shl(32 - prefix).unwrap_or(0);
+            Some(format!(
+                "{}/{prefix}",
+                std::net::Ipv4Addr::from(u32::from(v4) & mask)
+            ))
+        }
+        std::net::IpAddr::V6(v6) if prefix <= 128 => {
+            let mask = u128::MAX.checked_shl(128 - prefix).unwrap_or(0);
+            Some(format!(
+                "{}/{prefix}",
+                std::net::Ipv6Addr::from(u128::from(v6) & mask)
+            ))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedControlPlane\nmetadata: {name: hcp, namespace: ns}\nspec:\n  releaseImage: quay.io/r:1\n  platform: {type: AWS}\n";
+
+    #[test]
+    fn a_minimal_hosted_control_plane_reads() {
+        let hcp = parse(MINIMAL, "hcp.yaml".into()).expect("parses");
+        assert_eq!(hcp.spec.platform.platform_type, "AWS");
+        assert_eq!(hcp.metadata.namespace, "ns");
+    }
+
+    #[test]
+    fn an_unknown_platform_and_a_wrong_type_name_the_field() {
+        let err = parse(
+            &MINIMAL.replace("type: AWS", "type: Moon"),
+            "hcp.yaml".into(),
+        )
+        .expect_err("unknown")
+        .to_string();
+        assert!(
+            err.starts_with("hcp.yaml: spec.platform.type: unknown platform \"Moon\""),
+            "{err}"
+        );
+        let err = parse(&format!("{MINIMAL}  infraID: [1]\n"), "hcp.yaml".into())
+            .expect_err("wrong type")
+            .to_string();
+        assert!(
+            err.starts_with("hcp.yaml: spec.infraID: invalid type"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn cidrs_are_written_as_go_writes_them_and_a_bad_one_is_refused() {
+        assert_eq!(
+            canonical_cidr("10.0.3.4/16").as_deref(),
+            Some("10.0.0.0/16")
+        );
+        assert_eq!(
+            canonical_cidr("fd00:0:0::1/48").as_deref(),
+            Some("fd00::/48")
+        );
+        assert_eq!(canonical_cidr("10.0.0.0/33"), None);
+        let text = format!("{MINIMAL}  networking:\n    machineNetwork:\n    - cidr: nope\n");
+        let err = parse(&text, "hcp.yaml".into())
+            .expect_err("bad")
+            .to_string();
+        assert!(
+            err.contains("spec.networking.machineNetwork[0].cidr: \"nope\" is not a CIDR"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn field_names_match_exactly() {
+        // Go's JSON decoder would take `infraId` for `infraID`; Kubernetes' strict decoding does not.
+        let hcp = parse(&format!("{MINIMAL}  infraId: x\n"), "hcp.yaml".into()).expect("parses");
+        assert_eq!(hcp.spec.infra_id, "");
+    }
+}

@@ -9,11 +9,13 @@
 //! * [`provider_dir`]: reading a folder of provider files (no parsing);
 //! * [`providers`]: a provider's descriptor, its parse and its checks;
 //! * [`releases`]: a release as data (its behaviour, its delta from the next release);
-//! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.
+//! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table,
+//!   and [`msgpack`], which reads its objects back.
 
 pub mod compiled;
 pub mod features;
 pub mod json_fields;
+pub mod msgpack;
 pub mod provider_dir;
 pub mod providers;
 pub mod releases;

@@ -34,7 +34,8 @@
 //! (0.61 M); generated Rust code building the `Value`s 5.25 M (0.38 M) but 1.1 MB more binary
 //! (4.5 MB stripped, against a 5 MB budget) and a longer build. postcard and bincode cannot
 //! decode a `serde_json::Value` (they have no `deserialize_any`), so they would need a mirror
-//! type converted on every run. Cargo.toml has the figures too.
+//! type converted on every run. Cargo.toml has the figures too. The providers' objects, most of
+//! what a render decodes, are read back by [`crate::msgpack`] rather than through serde.
 
 use crate::provider_dir::read_folder;
 use crate::providers::check::check_unambiguous;

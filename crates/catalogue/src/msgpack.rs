@@ -3,10 +3,11 @@
 //!
 //! Decoding a provider's objects through serde (rmp-serde calling a `Visitor` per node) was a
 //! fifth of a whole Azure render's instructions (callgrind: 0.50 M of 2.78 M); this reader
-//! does the same with a `match` on each marker byte. It reads what `rmp_serde::to_vec` writes for
-//! a `Value` (nil, booleans, integers, floats, strings, arrays, maps with string keys) and
-//! gives the `Value` that `Value`'s own `Deserialize` gives through rmp-serde; anything else is
-//! an error.
+//! does the same with a `match` on each marker byte, which took 0.05 M off: the rest is the
+//! allocations and key hashing of the `Value`s themselves. It reads what `rmp_serde::to_vec`
+//! writes for a `Value` (nil, booleans, integers, floats, strings, arrays, maps with string
+//! keys) and gives the `Value` that `Value`'s own `Deserialize` gives through rmp-serde;
+//! anything else is an error.
 
 use anyhow::{Result, anyhow, bail};
 use rmp::Marker;

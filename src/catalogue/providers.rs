@@ -83,7 +83,7 @@ impl Catalogue {
             let full = match keys(&name) {
                 Some((descriptor, objects)) => {
                     let entry: ProviderEntry = table.get(&descriptor)?;
-                    let objects: ProviderObjects = table.get(&objects)?;
+                    let objects = table.objects(&objects)?;
                     Provider {
                         descriptor: entry.descriptor,
                         manifests: objects.manifests,
@@ -91,7 +91,18 @@ impl Catalogue {
                         origin: entry.origin,
                     }
                 }
-                None => builtin_provider(&table, &name, true)?,
+                // The descriptor decoded above, with its objects added.
+                None => match catalogue.providers.remove(&name) {
+                    Some(light) => {
+                        let objects = table.objects(&format!("{}{name}", compiled::OBJECTS))?;
+                        Provider {
+                            manifests: objects.manifests,
+                            bootstrap: objects.bootstrap,
+                            ..light
+                        }
+                    }
+                    None => builtin_provider(&table, &name, true)?,
+                },
             };
             catalogue.providers = BTreeMap::from([(name, full)]);
         }
@@ -199,7 +210,7 @@ fn builtin_provider(table: &compiled::Table<'_>, name: &str, objects: bool) -> R
         manifests,
         bootstrap,
     } = if objects {
-        table.get(&format!("{}{name}", compiled::OBJECTS))?
+        table.objects(&format!("{}{name}", compiled::OBJECTS))?
     } else {
         ProviderObjects::default()
     };

@@ -172,7 +172,7 @@ impl Releases {
             // A descriptor-only entry (Catalogue::builtin_for keeps those for messages).
             let with_objects = !(provider.manifests.is_empty() && provider.bootstrap.is_empty());
             let objects: ProviderObjects = if with_objects {
-                self.table.get(&format!(
+                self.table.objects(&format!(
                     "{}{}/{}",
                     data::RELEASE_OBJECTS,
                     release.name,

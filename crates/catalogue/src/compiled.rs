@@ -34,7 +34,8 @@
 //! (0.61 M); generated Rust code building the `Value`s 5.25 M (0.38 M) but 1.1 MB more binary
 //! (4.5 MB stripped, against a 5 MB budget) and a longer build. postcard and bincode cannot
 //! decode a `serde_json::Value` (they have no `deserialize_any`), so they would need a mirror
-//! type converted on every run. Cargo.toml has the figures too.
+//! type converted on every run. Cargo.toml has the figures too. The providers' objects, most of
+//! what a render decodes, are read back by [`crate::msgpack`] rather than through serde.
 
 use crate::provider_dir::read_folder;
 use crate::providers::check::check_unambiguous;
@@ -70,14 +71,13 @@ pub struct ProviderEntry {
     pub origin: String,
 }
 
-/// A provider's parsed objects.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// A provider's parsed objects, encoded as the list `[manifests, bootstrap]` and decoded by
+/// [`Table::objects`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ProviderObjects {
     /// `manifests/*.yaml`.
-    #[serde(deserialize_with = "crate::yaml::value::trusted_list")]
     pub manifests: Vec<Value>,
     /// `bootstrap/*.yaml`.
-    #[serde(deserialize_with = "crate::yaml::value::trusted_list")]
     pub bootstrap: Vec<Value>,
 }
 
@@ -232,11 +232,32 @@ impl<'a> Table<'a> {
 
     /// Decodes the entry `key`.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<T> {
+        decode(self.bytes(key)?).with_context(|| format!("built-in catalogue: {key}"))
+    }
+
+    /// Decodes the provider objects entry `key` (`objects/aws`) with [`crate::msgpack`], which
+    /// builds the `Value`s without serde's per-node calls.
+    pub fn objects(&self, key: &str) -> Result<ProviderObjects> {
+        let mut bytes = self.bytes(key)?;
+        let read = |bytes: &mut &[u8]| -> Result<ProviderObjects> {
+            let fields = crate::msgpack::array_len(bytes)?;
+            if fields != 2 {
+                bail!("{fields} fields, not [manifests, bootstrap]");
+            }
+            Ok(ProviderObjects {
+                manifests: crate::msgpack::list(bytes)?,
+                bootstrap: crate::msgpack::list(bytes)?,
+            })
+        };
+        read(&mut bytes).with_context(|| format!("built-in catalogue: {key}"))
+    }
+
+    fn bytes(&self, key: &str) -> Result<&'a [u8]> {
         let at = self
             .entries
             .binary_search_by(|(k, _)| (*k).cmp(key))
             .map_err(|_| anyhow!("the built-in catalogue has no {key}"))?;
-        decode(self.entries[at].1).with_context(|| format!("built-in catalogue: {key}"))
+        Ok(self.entries[at].1)
     }
 
     /// The keys that start with `prefix`, sorted.

@@ -12,13 +12,15 @@
 //! * [`providers`]: a provider's descriptor, its parse and its checks;
 //! * [`releases`]: a release as data (its behaviour, its delta from the next release);
 //! * [`hosted`]: the hosted components (HyperShift's CCM of each platform) and their checks;
-//! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table.
+//! * [`compiled`]: the build-time compilation of a catalogue folder into an embedded table,
+//!   and [`msgpack`], which reads its objects back.
 
 pub mod compiled;
 pub mod features;
 pub mod go_encode;
 pub mod hosted;
 pub mod json_fields;
+pub mod msgpack;
 pub mod platform;
 pub mod provider_dir;
 pub mod providers;

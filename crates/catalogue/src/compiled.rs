@@ -72,8 +72,9 @@ pub struct ProviderEntry {
 }
 
 /// A provider's parsed objects, encoded as the list `[manifests, bootstrap]` and decoded by
-/// [`Table::objects`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+/// [`Table::objects`] on the render's path; `Deserialize` serves code that compares whole
+/// compiled tables (the release import's tests), where speed does not matter.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProviderObjects {
     /// `manifests/*.yaml`.
     pub manifests: Vec<Value>,

@@ -101,7 +101,8 @@ pub struct Parsed<'a> {
 }
 
 /// Checks a provider's parsed parts with every rule of [`super::check`] (the descriptor, each
-/// object against it, the TLS anchor). [`parse`] and the releases of `crate::releases` both go
+/// object against it, the TLS anchor) and holds its bootstrap pods to the CCM's command line
+/// ([`super::command_line`]). [`parse`] and the releases of `crate::releases` both go
 /// through it, so an older release's provider is held to exactly the rules of the newest one.
 pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
     let descriptor: Descriptor =
@@ -120,6 +121,9 @@ pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
             let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
                 .map_err(|e| anyhow!("{at}: {e}"))?;
             tls_script_seen |= tls;
+            if is_bootstrap && let Some(ccm) = &provider.descriptor.spec.ccm {
+                super::command_line::check_pod(object, ccm).map_err(|e| anyhow!("{at}: {e}"))?;
+            }
             if is_bootstrap {
                 provider.bootstrap.push(object.clone());
             } else {

@@ -27,6 +27,7 @@ pub use ccm_catalogue::providers::Transform;
 
 pub use ccm_catalogue::releases::behaviour::{CloudConfig as Behaviour, KeyOrder, NodeIpFamilies};
 pub use context::{Context, Transformed};
+pub use openstack::missing_ca_files as openstack_missing_ca_files;
 
 /// Transforms the `source` cloud config as CCCMO does for a provider whose descriptor names `kind`.
 ///

@@ -269,7 +269,12 @@ fn openstack_ca_file_without_its_config_map_key_is_a_warning_and_the_render_is_u
         std::fs::read_to_string(conformance("openstack/cloud-provider-config.yaml")).expect("read");
     let ca = std::fs::read_to_string(root().join("testdata/certs/one.pem")).expect("read");
     let with_key = dir.path().join("with-ca-bundle.yaml");
-    let indented: String = ca.lines().map(|l| format!("    {l}\n")).collect();
+    let indented = ca.lines().fold(String::new(), |mut all, line| {
+        all.push_str("    ");
+        all.push_str(line);
+        all.push('\n');
+        all
+    });
     std::fs::write(&with_key, format!("{source}  ca-bundle.pem: |\n{indented}")).expect("write");
     let out = ccm_render(&[
         "render",

@@ -170,7 +170,7 @@ fn add_releases(
         compiled.add(
             format!("{}{release}/{name}", data::RELEASE_PROVIDER),
             &ProviderEntry {
-                descriptor: provider.descriptor,
+                descriptor: without_ccm(provider.descriptor),
                 origin: provider.origin,
             },
         )?;
@@ -190,10 +190,18 @@ fn add_provider(compiled: &mut Compiled, provider: Provider) -> Result<()> {
     compiled.add(
         format!("{PROVIDER}{name}"),
         &ProviderEntry {
-            descriptor: provider.descriptor,
+            descriptor: without_ccm(provider.descriptor),
             origin: provider.origin,
         },
     )
+}
+
+/// A built-in descriptor as the binary holds it: without `spec.ccm`, the CCM's command line,
+/// which the provider check above has held the bootstrap pods to and which no render reads
+/// (it would cost the binary a hundred kilobytes).
+fn without_ccm(mut descriptor: Descriptor) -> Descriptor {
+    descriptor.spec.ccm = None;
+    descriptor
 }
 
 /// The folders directly under `assets`, sorted.

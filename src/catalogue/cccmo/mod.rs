@@ -491,6 +491,7 @@ pub fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
         descriptor: &descriptor,
         manifests: objects,
         bootstrap: &bootstrap,
+        release: None,
     })
 }
 

@@ -5,6 +5,7 @@
 //! controller name makes it refuse to start ("is not in the list of known controllers").
 
 use super::descriptor::CcmCommandLine;
+use crate::releases::data::{minor_of, version_of};
 use anyhow::{Result, bail};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -42,7 +43,57 @@ pub fn check_spec(ccm: &CcmCommandLine) -> Result<()> {
             );
         }
     }
+    for (release, older) in &ccm.releases {
+        let field = format!("{FIELD}.releases[{release}]");
+        if minor_of(release).is_none() || release.matches('.').count() != 1 {
+            bail!("{field}: {release:?} is not a release (X.Y)");
+        }
+        if older.source.trim().is_empty() {
+            bail!("{field}.source: say where the lists come from");
+        }
+        for (list, known, items) in [
+            ("withoutFlags", &ccm.flags, &older.without_flags),
+            (
+                "withoutControllers",
+                &ccm.controllers,
+                &older.without_controllers,
+            ),
+        ] {
+            if let Some(item) = items.iter().find(|item| !known.contains(item)) {
+                bail!("{field}.{list}: {item:?} is not in the newest release's list");
+            }
+        }
+    }
     Ok(())
+}
+
+/// The command line of the CCM of `release` (None: the newest): the lists less what that
+/// release and every newer one in `spec.ccm.releases` lack; the source, the oldest of those.
+pub fn for_release(ccm: &CcmCommandLine, release: Option<&str>) -> CcmCommandLine {
+    let mut out = CcmCommandLine {
+        releases: std::collections::BTreeMap::new(),
+        ..ccm.clone()
+    };
+    let Some(release) = release else {
+        return out;
+    };
+    let wanted = version_of(release);
+    // Newest first, so that the last source taken is the release's own (or the closest newer).
+    let mut older: Vec<_> = ccm
+        .releases
+        .iter()
+        .filter(|(r, _)| version_of(r) >= wanted)
+        .collect();
+    older.sort_by_key(|(r, _)| std::cmp::Reverse(version_of(r)));
+    for (_, lacks) in older {
+        out.flags.retain(|f| !lacks.without_flags.contains(f));
+        out.controllers
+            .retain(|c| !lacks.without_controllers.contains(c));
+        out.aliases
+            .retain(|_, c| !lacks.without_controllers.contains(c));
+        out.source.clone_from(&lacks.source);
+    }
+    out
 }
 
 /// Checks the command line of every container of a Pod (a bootstrap static pod) against what
@@ -137,6 +188,7 @@ fn check_controllers(value: &str, ccm: &CcmCommandLine) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::providers::CcmRelease;
     use serde_json::json;
 
     fn ccm(aliases: &[(&str, &str)]) -> CcmCommandLine {
@@ -153,6 +205,7 @@ mod tests {
                 .iter()
                 .map(|(a, c)| ((*a).to_string(), (*c).to_string()))
                 .collect(),
+            releases: std::collections::BTreeMap::new(),
         }
     }
 
@@ -224,6 +277,44 @@ mod tests {
         }]}});
         let err = check_pod(&plain, &ccm(&[])).expect_err("args are checked");
         assert!(err.to_string().contains("--no-such-flag"), "{err}");
+    }
+
+    #[test]
+    fn an_older_release_lacks_what_it_and_every_newer_release_lack() {
+        let mut with_releases = ccm(&[("service", "service-lb-controller")]);
+        let lack = |source: &str, flags: &[&str], controllers: &[&str]| CcmRelease {
+            source: source.to_string(),
+            without_flags: flags.iter().map(ToString::to_string).collect(),
+            without_controllers: controllers.iter().map(ToString::to_string).collect(),
+        };
+        with_releases.releases = [
+            ("4.22".to_string(), lack("b-4.22", &["--v"], &[])),
+            (
+                "4.19".to_string(),
+                lack("b-4.19", &[], &["service-lb-controller"]),
+            ),
+        ]
+        .into();
+        check_spec(&with_releases).expect("valid");
+        let newest = for_release(&with_releases, None);
+        assert_eq!(newest.flags.len(), 3);
+        let r421 = for_release(&with_releases, Some("4.21"));
+        assert_eq!(r421.flags, ["--cloud-provider", "--controllers"]);
+        assert_eq!(r421.source, "b-4.22");
+        assert_eq!(r421.controllers.len(), 2);
+        let r418 = for_release(&with_releases, Some("4.18"));
+        assert_eq!(r418.controllers, ["cloud-node-controller"]);
+        assert!(r418.aliases.is_empty(), "an alias of a controller it lacks");
+        assert_eq!(r418.source, "b-4.19");
+        let err = check_arguments(&["--v=2".to_string()], &r421).expect_err("4.21 lacks --v");
+        assert!(err.to_string().contains("--v is not a flag"), "{err}");
+        with_releases
+            .releases
+            .insert("4.20".to_string(), lack("x", &["--nope"], &[]));
+        assert!(
+            check_spec(&with_releases).is_err(),
+            "lacks what the list does not have"
+        );
     }
 
     #[test]

@@ -140,6 +140,24 @@ pub struct CcmCommandLine {
     /// it passes none, and then only the names themselves are accepted.
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
+    /// How the CCM of an older release differs, by release (`4.22`): what it lacks of the
+    /// lists above. A release also lacks what every newer release here lacks.
+    #[serde(default)]
+    pub releases: BTreeMap<String, CcmRelease>,
+}
+
+/// What the CCM of an older release lacks of a provider's `spec.ccm` lists.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CcmRelease {
+    /// Where this release's lists come from.
+    pub source: String,
+    /// Flags of `spec.ccm.flags` this release's CCM does not register.
+    #[serde(default)]
+    pub without_flags: Vec<String>,
+    /// Controllers of `spec.ccm.controllers` this release's CCM does not know.
+    #[serde(default)]
+    pub without_controllers: Vec<String>,
 }
 
 /// What the bootstrap static pod needs on its host.

@@ -78,6 +78,7 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
         descriptor: &raw,
         manifests: &manifests,
         bootstrap: &bootstrap,
+        release: None,
     })
 }
 
@@ -98,6 +99,9 @@ pub struct Parsed<'a> {
     pub manifests: &'a [(String, Value)],
     /// `bootstrap/*.yaml`, likewise.
     pub bootstrap: &'a [(String, Value)],
+    /// The release these parts are for when an older one, whose CCM its bootstrap pods are
+    /// held to (`spec.ccm.releases`); None for the newest.
+    pub release: Option<&'a str>,
 }
 
 /// Checks a provider's parsed parts with every rule of [`super::check`] (the descriptor, each
@@ -122,7 +126,8 @@ pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
                 .map_err(|e| anyhow!("{at}: {e}"))?;
             tls_script_seen |= tls;
             if is_bootstrap && let Some(ccm) = &provider.descriptor.spec.ccm {
-                super::command_line::check_pod(object, ccm).map_err(|e| anyhow!("{at}: {e}"))?;
+                let ccm = super::command_line::for_release(ccm, parts.release);
+                super::command_line::check_pod(object, &ccm).map_err(|e| anyhow!("{at}: {e}"))?;
             }
             if is_bootstrap {
                 provider.bootstrap.push(object.clone());

@@ -5,7 +5,6 @@
 //! controller name makes it refuse to start ("is not in the list of known controllers").
 
 use super::descriptor::CcmCommandLine;
-use crate::releases::data::{minor_of, version_of};
 use anyhow::{Result, bail};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -45,7 +44,7 @@ pub fn check_spec(ccm: &CcmCommandLine) -> Result<()> {
     }
     for (release, older) in &ccm.releases {
         let field = format!("{FIELD}.releases[{release}]");
-        if minor_of(release).is_none() || release.matches('.').count() != 1 {
+        if version(release).is_none() {
             bail!("{field}: {release:?} is not a release (X.Y)");
         }
         if older.source.trim().is_empty() {
@@ -77,14 +76,14 @@ pub fn for_release(ccm: &CcmCommandLine, release: Option<&str>) -> CcmCommandLin
     let Some(release) = release else {
         return out;
     };
-    let wanted = version_of(release);
+    let wanted = version(release);
     // Newest first, so that the last source taken is the release's own (or the closest newer).
     let mut older: Vec<_> = ccm
         .releases
         .iter()
-        .filter(|(r, _)| version_of(r) >= wanted)
+        .filter(|(r, _)| version(r) >= wanted)
         .collect();
-    older.sort_by_key(|(r, _)| std::cmp::Reverse(version_of(r)));
+    older.sort_by_key(|(r, _)| std::cmp::Reverse(version(r)));
     for (_, lacks) in older {
         out.flags.retain(|f| !lacks.without_flags.contains(f));
         out.controllers
@@ -94,6 +93,12 @@ pub fn for_release(ccm: &CcmCommandLine, release: Option<&str>) -> CcmCommandLin
         out.source.clone_from(&lacks.source);
     }
     out
+}
+
+/// A release `X.Y` as numbers, to compare; None for anything else.
+fn version(release: &str) -> Option<(u32, u32)> {
+    let (major, minor) = release.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
 /// Checks the command line of every container of a Pod (a bootstrap static pod) against what

@@ -11,7 +11,7 @@ use crate::common;
 use ccm_render::catalogue::Catalogue;
 use ccm_render::catalogue::Releases;
 use ccm_render::catalogue::cccmo::platforms::PLATFORMS;
-use common::{assert_refused_untouched, ccm_render, copy_tree, read_tree, stderr};
+use common::{assert_refused_untouched, ccm_render, read_tree, stderr};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -185,6 +185,15 @@ fn with_tls_block(text: &str, before: &str) -> String {
         out.push_str(line);
     }
     out
+}
+
+/// A copy of `from` at `to`.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in read_tree(from) {
+        let path = to.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
 }
 
 /// Every case of `render --release X.Y --cccmo-dir <tree>` is byte for byte `render --release

@@ -117,15 +117,6 @@ pub fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Parses a YAML stream into its documents.
-/// A copy of `from` at `to` (file contents only).
-pub fn copy_tree(from: &Path, to: &Path) {
-    for (rel, bytes) in read_tree(from) {
-        let path = to.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, bytes).expect("write");
-    }
-}
-
 pub fn parse_all(text: &str) -> Vec<Value> {
     ccm_catalogue::yaml::documents(text).expect("valid YAML")
 }

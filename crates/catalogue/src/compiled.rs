@@ -381,6 +381,24 @@ mod tests {
     }
 
     #[test]
+    fn an_older_release_bootstrap_pod_is_held_to_that_release_s_ccm() {
+        // --requestheader-uid-headers came with k8s.io/cloud-provider 1.32: the AWS CCM of 4.23
+        // registers it, that of 4.18 does not (assets/aws/provider.yaml spec.ccm.releases).
+        let err = compile_edited("aws/bootstrap/pod.yaml", |text| {
+            text.replace(
+                "--v=2",
+                "--requestheader-uid-headers=X-Uid \\\n        --v=2",
+            )
+        })
+        .expect_err("4.18 lacks the flag")
+        .to_string();
+        assert!(
+            err.contains("/assets/releases/4.18.yaml: spec.providers.aws: Pod/aws-bootstrap-cloud-controller-manager: spec.containers[0].command: --requestheader-uid-headers is not a flag this CCM registers"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn two_built_in_providers_serving_one_platform_fail_the_compile() {
         let err = compile_edited("gcp/provider.yaml", |text| {
             text.replace("platform: GCP", "platform: AWS")

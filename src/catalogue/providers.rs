@@ -246,7 +246,9 @@ mod tests {
                 // Not a provider: ccm_catalogue::releases (compiled_entries_are_what_compiling_assets_now_gives
                 // covers its entries).
             } else {
-                let provider = parse(folder).expect("parses");
+                let mut provider = parse(folder).expect("parses");
+                // The binary leaves out the CCM's command line, which only the check reads.
+                provider.descriptor.spec.ccm = None;
                 providers.insert(provider.name().to_string(), provider);
             }
         }

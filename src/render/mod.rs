@@ -15,7 +15,7 @@ mod trusted_ca;
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
 use crate::inputs::credentials::SecretValue;
 use anyhow::{Context as _, Result, anyhow};
-use ccm_catalogue::providers::{Common, EnvSource, Provider};
+use ccm_catalogue::providers::{Common, EnvSource, Provider, Transform};
 use ccm_catalogue::script::Script;
 use cloud_conf::{cloud_conf, cloud_conf_config_map, cloud_conf_secret, trusted_ca_config_map};
 use serde_json::{Value, json};
@@ -137,6 +137,9 @@ fn render_objects(
         }
         None
     };
+    if let Some(text) = &cloud_conf {
+        warnings.extend(missing_files(cfg, provider, text, secret_files.as_ref()));
+    }
     let bootstrap = bootstrap
         .into_iter()
         .map(|pod| bootstrap_pod(pod, cfg, provider))
@@ -149,6 +152,28 @@ fn render_objects(
         notes,
         warnings,
     })
+}
+
+/// Files the cloud config or the credentials name that the render does not provide, so that
+/// the CCM cannot start (the `OpenStack` CA bundle): warnings, the output staying CCCMO's.
+fn missing_files(
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    cloud_conf: &str,
+    secret_files: Option<&BTreeMap<String, SecretValue>>,
+) -> Vec<String> {
+    if provider.spec().cloud_config.transform != Transform::OpenStack {
+        return Vec::new();
+    }
+    let clouds_yaml = secret_files
+        .and_then(|files| files.get("clouds.yaml"))
+        .and_then(|value| std::str::from_utf8(value.bytes()).ok());
+    let has_key = |key: &str| {
+        cfg.cloud_config
+            .as_ref()
+            .is_some_and(|selected| selected.other_keys.contains_key(key))
+    };
+    cloud_config::openstack_missing_ca_files(cloud_conf, clouds_yaml, &has_key)
 }
 
 /// Applies every common step to one provider object.

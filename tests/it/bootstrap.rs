@@ -99,6 +99,9 @@ fn external_providers_get_a_cloud_node_only_static_pod_too() {
     );
 }
 
+/// The serving flags of a k8s.io/cloud-provider CCM's bootstrap pod: no port but the loopback.
+const LOOPBACK_ONLY: [&str; 2] = ["--bind-address=127.0.0.1", "--secure-port=0"];
+
 /// The rules docs/bootstrap-and-image.md "Bootstrap static pods" states for every provider's bootstrap pod.
 fn assert_bootstrap_rules(pod: &Value, platform: &str, cloud_provider: &str, image_part: &str) {
     assert_eq!(pod["apiVersion"], "v1", "{platform}");
@@ -145,14 +148,29 @@ fn assert_bootstrap_rules(pod: &Value, platform: &str, cloud_provider: &str, ima
     );
     assert!(c["resources"]["requests"]["cpu"].is_string(), "{platform}");
     let script = c["command"][2].as_str().expect("script");
+    // Only the node controller, by the name its CCM knows (provider.yaml spec.ccm): the alias
+    // cloud-node where main.go passes the library's aliases, cloud-node-controller where it
+    // passes none; the Alibaba CCM, a controller-runtime manager, calls it node and serves
+    // metrics and health probes on flags of its own.
+    let (controller, serving): (&str, [&str; 2]) = match platform {
+        "nutanix" | "digitalocean" => ("cloud-node-controller", LOOPBACK_ONLY),
+        "alicloud" => (
+            "node",
+            [
+                "--metrics-bind-addr=0",
+                "--health-probe-bind-addr=127.0.0.1:10258",
+            ],
+        ),
+        _ => ("cloud-node", LOOPBACK_ONLY),
+    };
     for flag in [
-        "--controllers=cloud-node".to_string(),
+        format!("--controllers={controller}"),
         format!("--cloud-provider={cloud_provider}"),
         "--leader-elect=false".into(),
         "--use-service-account-credentials=false".into(),
         "--kubeconfig=/etc/kubernetes/bootstrap-secrets/kubeconfig".into(),
-        "--bind-address=127.0.0.1".into(),
-        "--secure-port=0".into(),
+        serving[0].into(),
+        serving[1].into(),
     ] {
         assert!(
             script.contains(&format!("{flag} \\")),
@@ -209,5 +227,74 @@ fn bootstrap_pod_image_comes_from_images_json() {
             .as_str()
             .expect("image")
             .starts_with("registry.example.com/ocp/aws-ccm@sha256:")
+    );
+}
+
+/// The conformance OpenStack ConfigMap names ca-bundle.pem in ca-file (and the credentials'
+/// clouds.yaml in cacert) but holds no such key: the CCM would exit, so the render says so on
+/// stderr, and still writes what CCCMO writes (the golden tree). With the key, no warning.
+#[test]
+fn openstack_ca_file_without_its_config_map_key_is_a_warning_and_the_render_is_unchanged() {
+    let credentials = root().join("testdata/credentials/openstack.yaml");
+    let creds = credentials.to_str().expect("utf8");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = render_conformance(
+        "openstack",
+        "infrastructure.yaml",
+        &["--credentials", creds],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let path = "/etc/kubernetes/static-pod-resources/configmaps/cloud-config/ca-bundle.pem";
+    let missing = "but the cloud config ConfigMap has no ca-bundle.pem key: the OpenStack CCM cannot read that file and exits (the installer writes the cloud's CA bundle there; add the key)";
+    let warnings: Vec<String> = stderr(&out)
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            format!("warning: --cloud-config: [Global] ca-file names {path}, {missing}"),
+            format!(
+                "warning: --credentials: clouds.yaml clouds.openstack.cacert names {path}, {missing}"
+            ),
+        ]
+    );
+    let mut tree = read_tree(dir.path());
+    tree.retain(|p, _| !p.starts_with("secrets/"));
+    assert_eq!(tree, read_tree(&root().join("testdata/golden/openstack")));
+
+    let source =
+        std::fs::read_to_string(conformance("openstack/cloud-provider-config.yaml")).expect("read");
+    let ca = std::fs::read_to_string(root().join("testdata/certs/one.pem")).expect("read");
+    let with_key = dir.path().join("with-ca-bundle.yaml");
+    let indented = ca.lines().fold(String::new(), |mut all, line| {
+        all.push_str("    ");
+        all.push_str(line);
+        all.push('\n');
+        all
+    });
+    std::fs::write(&with_key, format!("{source}  ca-bundle.pem: |\n{indented}")).expect("write");
+    let out = ccm_render(&[
+        "render",
+        "--infrastructure",
+        conformance("openstack/infrastructure.yaml")
+            .to_str()
+            .expect("utf8"),
+        "--images",
+        conformance("images.json").to_str().expect("utf8"),
+        "--cloud-config",
+        with_key.to_str().expect("utf8"),
+        "--credentials",
+        creds,
+        "--dest-dir",
+        dir.path().join("with").to_str().expect("utf8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("ca-bundle.pem key"),
+        "{}",
+        stderr(&out)
     );
 }

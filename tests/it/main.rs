@@ -9,6 +9,7 @@ mod bad_inputs;
 mod bootkube;
 mod bootstrap;
 mod cccmo;
+mod ccm_flags;
 mod cli;
 mod cmd;
 mod completions;

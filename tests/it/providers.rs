@@ -610,7 +610,11 @@ fn digitalocean_renders_the_vendors_secret_token_and_ccm_from_credentials() {
         ),
         "{script}"
     );
-    assert!(script.contains("--controllers=cloud-node \\"), "{script}");
+    // Its main.go passes no controller aliases (provider.yaml spec.ccm).
+    assert!(
+        script.contains("--controllers=cloud-node-controller \\"),
+        "{script}"
+    );
     // Without --credentials, stderr says what is missing.
     let dir = tempfile::tempdir().expect("tempdir");
     let out = render_digitalocean(&conformance("images.json"), &[], dir.path());

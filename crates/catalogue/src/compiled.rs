@@ -176,7 +176,7 @@ fn add_releases(
         compiled.add(
             format!("{}{release}/{name}", data::RELEASE_PROVIDER),
             &ProviderEntry {
-                descriptor: provider.descriptor,
+                descriptor: without_ccm(provider.descriptor),
                 origin: provider.origin,
             },
         )?;
@@ -196,10 +196,18 @@ fn add_provider(compiled: &mut Compiled, provider: Provider) -> Result<()> {
     compiled.add(
         format!("{PROVIDER}{name}"),
         &ProviderEntry {
-            descriptor: provider.descriptor,
+            descriptor: without_ccm(provider.descriptor),
             origin: provider.origin,
         },
     )
+}
+
+/// A built-in descriptor as the binary holds it: without `spec.ccm`, the CCM's command line,
+/// which the provider check above has held the bootstrap pods to and which no render reads
+/// (it would cost the binary a hundred kilobytes).
+fn without_ccm(mut descriptor: Descriptor) -> Descriptor {
+    descriptor.spec.ccm = None;
+    descriptor
 }
 
 /// The folders directly under `assets`, sorted.
@@ -397,6 +405,24 @@ mod tests {
             ["aws", "ibmcloud", "nutanix", "powervs", "vsphere"]
         );
         assert!(!keys.iter().any(|k| k.starts_with("release-common/4.23")));
+    }
+
+    #[test]
+    fn an_older_release_bootstrap_pod_is_held_to_that_release_s_ccm() {
+        // --requestheader-uid-headers came with k8s.io/cloud-provider 1.32: the AWS CCM of 4.23
+        // registers it, that of 4.18 does not (assets/aws/provider.yaml spec.ccm.releases).
+        let err = compile_edited("aws/bootstrap/pod.yaml", |text| {
+            text.replace(
+                "--v=2",
+                "--requestheader-uid-headers=X-Uid \\\n        --v=2",
+            )
+        })
+        .expect_err("4.18 lacks the flag")
+        .to_string();
+        assert!(
+            err.contains("/assets/releases/4.18.yaml: spec.providers.aws: Pod/aws-bootstrap-cloud-controller-manager: spec.containers[0].command: --requestheader-uid-headers is not a flag this CCM registers"),
+            "{err}"
+        );
     }
 
     #[test]

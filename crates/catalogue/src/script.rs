@@ -45,6 +45,24 @@ impl Script {
         self.find(prefix).is_some()
     }
 
+    /// The arguments of the script's `exec` command (the program excluded): the words after
+    /// `exec BINARY` on its line and on each line it continues onto with ` \`. Words split at
+    /// blanks outside quotes, and keep their quotes. None when no line starts with `exec `.
+    pub fn exec_arguments(&self) -> Option<Vec<String>> {
+        let at = self.find("exec ")?;
+        let mut words = Vec::new();
+        for line in &self.lines[at..] {
+            let trimmed = line.trim();
+            let continued = trimmed.ends_with('\\');
+            words.extend(split_words(trimmed.strip_suffix('\\').unwrap_or(trimmed)));
+            if !continued {
+                break;
+            }
+        }
+        // `exec` and the program.
+        Some(words.into_iter().skip(2).collect())
+    }
+
     /// Sets the value of every line `--flag=VALUE` that starts with `flag_eq` (which ends in
     /// `=`), keeping its indentation and continuation. Returns whether a line was changed.
     pub fn set_flag(&mut self, flag_eq: &str, value: &str) -> Result<bool> {
@@ -108,6 +126,35 @@ impl std::fmt::Display for Script {
         }
         Ok(())
     }
+}
+
+/// Splits a line into words at blanks outside single or double quotes.
+fn split_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.push(c);
+            }
+            (Some(q), _) if c == q => {
+                quote = None;
+                word.push(c);
+            }
+            (None, c) if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            _ => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 fn refuse_line_breaks(value: &str) -> Result<()> {
@@ -174,6 +221,26 @@ mod tests {
             s.insert_before("--secure-port=0", &["a\rb".into()])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn exec_arguments_are_the_words_after_the_program_across_continued_lines() {
+        let s = Script::parse(SCRIPT);
+        assert_eq!(
+            s.exec_arguments().expect("an exec line"),
+            [
+                "--feature-gates=",
+                "--leader-elect-resource-namespace=openshift-cloud-controller-manager",
+                "--node-labels=\"$(X)\"",
+                "--secure-port=0"
+            ]
+        );
+        let inline = Script::parse("X=1\nexec /bin/ccm --a=1 --b='x y' \\\n  --c\necho never\n");
+        assert_eq!(
+            inline.exec_arguments().expect("an exec line"),
+            ["--a=1", "--b='x y'", "--c"]
+        );
+        assert_eq!(Script::parse("echo hi\n").exec_arguments(), None);
     }
 
     #[test]

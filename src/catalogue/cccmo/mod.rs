@@ -530,6 +530,7 @@ pub fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
         descriptor: &descriptor,
         manifests: objects,
         bootstrap: &bootstrap,
+        release: None,
     })
 }
 

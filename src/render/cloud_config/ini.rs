@@ -127,8 +127,7 @@ impl Section {
 }
 
 impl Ini {
-    /// The section `[name]`/`[name "sub"]`, if the file has one (tests read results with it).
-    #[cfg(test)]
+    /// The section `[name]`/`[name "sub"]`, if the file has one.
     pub fn section(&self, name: &str, sub: Option<&str>) -> Option<&Section> {
         self.sections.iter().find(|section| section.is(name, sub))
     }

@@ -26,6 +26,7 @@ use anyhow::Result;
 use ccm_catalogue::providers::Transform;
 
 pub use context::{Context, Transformed};
+pub use openstack::missing_ca_files as openstack_missing_ca_files;
 
 /// Transforms the `source` cloud config as CCCMO does for a provider whose descriptor names `kind`.
 ///

@@ -23,6 +23,56 @@ const CLOUDS_YAML: &[(&str, &str)] = &[
     ("cloud", "openstack"),
 ];
 
+/// Where the installer points `[Global] ca-file` and clouds.yaml's `cacert` when the cloud has a
+/// CA of its own (installer pkg/asset/manifests/openshift.go), writing the bundle into the cloud
+/// config ConfigMap as `ca-bundle.pem`; CCCMO's Deployment and the bootstrap pod mount that
+/// ConfigMap's files there.
+const CLOUD_CONFIG_DIR: &str = "/etc/kubernetes/static-pod-resources/configmaps/cloud-config/";
+
+/// Warnings for each CA file that the transformed cloud config (`[Global] ca-file`) or
+/// clouds.yaml (`cacert`) names in the mounted cloud config folder when the cloud config
+/// ConfigMap has no such key (`has_key`): the `OpenStack` CCM cannot read it and exits. CCCMO
+/// renders such a ConfigMap as it is, and so does ccm-render: this only says so.
+pub fn missing_ca_files(
+    cloud_conf: &str,
+    clouds_yaml: Option<&str>,
+    has_key: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut named = Vec::new();
+    if let Ok((ini, _)) = parse(cloud_conf)
+        && let Some(path) = ini.section("Global", None).and_then(|g| g.get("ca-file"))
+    {
+        named.push((
+            "--cloud-config: [Global] ca-file".to_string(),
+            path.to_string(),
+        ));
+    }
+    let clouds = clouds_yaml
+        .and_then(|text| ccm_catalogue::yaml::documents(text).ok())
+        .and_then(|mut docs| (!docs.is_empty()).then(|| docs.swap_remove(0)));
+    if let Some(serde_json::Value::Object(clouds)) = clouds.as_ref().and_then(|d| d.get("clouds")) {
+        for (name, cloud) in clouds {
+            if let Some(path) = cloud.get("cacert").and_then(serde_json::Value::as_str) {
+                named.push((
+                    format!("--credentials: clouds.yaml clouds.{name}.cacert"),
+                    path.to_string(),
+                ));
+            }
+        }
+    }
+    named
+        .into_iter()
+        .filter_map(|(what, path)| {
+            let key = path.strip_prefix(CLOUD_CONFIG_DIR)?;
+            (!has_key(key)).then(|| {
+                format!(
+                    "{what} names {path}, but the cloud config ConfigMap has no {key} key: the OpenStack CCM cannot read that file and exits (the installer writes the cloud's CA bundle there; add the key)"
+                )
+            })
+        })
+        .collect()
+}
+
 /// The `OpenStack` transform.
 pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     require_platform(ctx, Platform::OpenStack, "openstack")?;
@@ -106,6 +156,37 @@ manage-security-groups = true\n";
         let aws = infra("AWS");
         let err = transform("", &ctx(&aws, &no_gates)).expect_err("wrong platform");
         assert!(err.to_string().contains("platform OpenStack"), "{err}");
+    }
+
+    const CA_FILE: &str =
+        "/etc/kubernetes/static-pod-resources/configmaps/cloud-config/ca-bundle.pem";
+
+    #[test]
+    fn a_ca_file_the_config_map_does_not_hold_is_a_warning_for_each_file_that_names_it() {
+        let conf = format!("[Global]\nca-file = {CA_FILE}\n");
+        let clouds = format!("clouds:\n  openstack:\n    cacert: {CA_FILE}\n");
+        let none = missing_ca_files(&conf, Some(&clouds), &|_| false);
+        assert_eq!(none.len(), 2, "{none:?}");
+        assert!(
+            none[0].starts_with(&format!(
+                "--cloud-config: [Global] ca-file names {CA_FILE}, but the cloud config ConfigMap has no ca-bundle.pem key"
+            )),
+            "{}",
+            none[0]
+        );
+        assert!(
+            none[1].starts_with("--credentials: clouds.yaml clouds.openstack.cacert names "),
+            "{}",
+            none[1]
+        );
+        assert!(missing_ca_files(&conf, Some(&clouds), &|k| k == "ca-bundle.pem").is_empty());
+    }
+
+    #[test]
+    fn a_ca_file_elsewhere_or_none_is_not_a_warning() {
+        let own = "[Global]\nca-file = /etc/pki/my-ca.pem\n";
+        assert!(missing_ca_files(own, None, &|_| false).is_empty());
+        assert!(missing_ca_files(EXPECTED, Some("clouds: {}\n"), &|_| false).is_empty());
     }
 
     #[test]

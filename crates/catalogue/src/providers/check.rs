@@ -96,6 +96,9 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
             fixed.name()
         );
     }
+    if let Some(ccm) = &spec.ccm {
+        super::command_line::check_spec(ccm)?;
+    }
     for file in spec.cloud_config.config_files.values() {
         if !is_plain_file_name(file) {
             bail!("spec.cloudConfig.configFiles: {file:?} must be a plain file name");

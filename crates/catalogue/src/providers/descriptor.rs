@@ -91,11 +91,50 @@ pub struct ProviderSpec {
     pub cloud_config: CloudConfigSpec,
     /// The bootstrap static pod.
     pub bootstrap: BootstrapSpec,
+    /// The command line the CCM binary accepts, which every bootstrap pod is held to. Optional
+    /// for a provider of one's own; every built-in provider states it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ccm: Option<CcmCommandLine>,
     /// The OpenShift releases (`4.18` ... as `ccm-render releases` lists them) this provider may
     /// render for; absent: every release. Built-in providers leave it out (their releases are
     /// `assets/releases/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub releases: Option<Vec<String>>,
+}
+
+/// The flags and controller names a CCM binary knows: facts of its `main.go` and of the
+/// `k8s.io/cloud-provider` library it vendors, for the release the provider renders.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CcmCommandLine {
+    /// Where the lists come from (repository, branch or commit, and how they were read).
+    pub source: String,
+    /// Every flag the binary registers, as `--name`.
+    pub flags: Vec<String>,
+    /// The names its `--controllers` knows.
+    pub controllers: Vec<String>,
+    /// The `--controllers` aliases its `main.go` passes (alias to controller name); empty when
+    /// it passes none, and then only the names themselves are accepted.
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
+    /// How the CCM of an older release differs, by release (`4.22`): what it lacks of the
+    /// lists above. A release also lacks what every newer release here lacks.
+    #[serde(default)]
+    pub releases: BTreeMap<String, CcmRelease>,
+}
+
+/// What the CCM of an older release lacks of a provider's `spec.ccm` lists.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CcmRelease {
+    /// Where this release's lists come from.
+    pub source: String,
+    /// Flags of `spec.ccm.flags` this release's CCM does not register.
+    #[serde(default)]
+    pub without_flags: Vec<String>,
+    /// Controllers of `spec.ccm.controllers` this release's CCM does not know.
+    #[serde(default)]
+    pub without_controllers: Vec<String>,
 }
 
 /// What the bootstrap static pod needs on its host.

@@ -4,9 +4,11 @@
 //!
 //! * [`descriptor`]: the types (descriptor, provider, shared objects), plain data;
 //! * [`check`]: the rules, for a descriptor, an object and a set of providers;
+//! * [`command_line`]: a CCM's command line held to the flags and controllers it knows;
 //! * [`parse`](mod@parse): one folder of text to a checked [`Provider`].
 
 pub mod check;
+pub mod command_line;
 mod descriptor;
 mod parse;
 

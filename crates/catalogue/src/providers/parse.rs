@@ -78,6 +78,7 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
         descriptor: &raw,
         manifests: &manifests,
         bootstrap: &bootstrap,
+        release: None,
     })
 }
 
@@ -98,10 +99,14 @@ pub struct Parsed<'a> {
     pub manifests: &'a [(String, Value)],
     /// `bootstrap/*.yaml`, likewise.
     pub bootstrap: &'a [(String, Value)],
+    /// The release these parts are for when an older one, whose CCM its bootstrap pods are
+    /// held to (`spec.ccm.releases`); None for the newest.
+    pub release: Option<&'a str>,
 }
 
 /// Checks a provider's parsed parts with every rule of [`super::check`] (the descriptor, each
-/// object against it, the TLS anchor). [`parse`] and the releases of `crate::releases` both go
+/// object against it, the TLS anchor) and holds its bootstrap pods to the CCM's command line
+/// ([`super::command_line`]). [`parse`] and the releases of `crate::releases` both go
 /// through it, so an older release's provider is held to exactly the rules of the newest one.
 pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
     let descriptor: Descriptor =
@@ -120,6 +125,10 @@ pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
             let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
                 .map_err(|e| anyhow!("{at}: {e}"))?;
             tls_script_seen |= tls;
+            if is_bootstrap && let Some(ccm) = &provider.descriptor.spec.ccm {
+                let ccm = super::command_line::for_release(ccm, parts.release);
+                super::command_line::check_pod(object, &ccm).map_err(|e| anyhow!("{at}: {e}"))?;
+            }
             if is_bootstrap {
                 provider.bootstrap.push(object.clone());
             } else {

@@ -153,6 +153,7 @@ fn apply(
             descriptor: &descriptor,
             manifests: &manifests,
             bootstrap: &bootstrap,
+            release: Some(&release.name),
         })?;
         // Which provider renders a cluster is chosen on the newest descriptors.
         let (old, new) = (provider.spec(), checked.spec());

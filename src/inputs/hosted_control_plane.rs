@@ -8,33 +8,19 @@ use super::{object_from_text, read_text};
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::typed;
+use ccm_catalogue::platform::HostedPlatform;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The platform types HyperShift knows (`PlatformType`); the ones with a CCM component are the
-/// catalogue's hosted platforms.
-pub const HCP_PLATFORMS: &[&str] = &[
-    "AWS",
-    "None",
-    "IBMCloud",
-    "Agent",
-    "KubeVirt",
-    "Azure",
-    "PowerVS",
-    "OpenStack",
-    "GCP",
-];
-
 /// A HostedControlPlane, as far as the CCM reads it.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostedControlPlane {
     /// `metadata`.
     #[serde(default)]
     pub metadata: Metadata,
-    /// `spec`.
-    #[serde(default)]
+    /// `spec` (required, as its `platform.type` is).
     pub spec: Spec,
 }
 
@@ -59,7 +45,7 @@ pub struct Metadata {
 }
 
 /// `spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spec {
     /// `spec.releaseImage`.
@@ -71,8 +57,7 @@ pub struct Spec {
     /// `spec.infraID`.
     #[serde(default, rename = "infraID")]
     pub infra_id: String,
-    /// `spec.platform`.
-    #[serde(default)]
+    /// `spec.platform` (required, as its `type` is).
     pub platform: Platform,
     /// `spec.networking`.
     #[serde(default)]
@@ -157,12 +142,12 @@ pub struct CustomTlsProfile {
 }
 
 /// `spec.platform`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Platform {
-    /// `spec.platform.type`.
-    #[serde(default, rename = "type")]
-    pub platform_type: String,
+    /// `spec.platform.type`, parsed here once (its absence is refused before decoding).
+    #[serde(rename = "type")]
+    pub platform_type: HostedPlatform,
     /// `spec.platform.aws`.
     #[serde(default)]
     pub aws: Option<Aws>,
@@ -452,6 +437,10 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
         &["v1beta1"],
         &[],
     )?;
+    let platform_type = doc.pointer("/spec/platform/type");
+    if platform_type.is_none_or(|t| t.as_str() == Some("")) {
+        bail!("{path}: spec.platform.type is missing");
+    }
     let hcp: HostedControlPlane = typed(&doc, path)?;
     check(&hcp, path)?;
     Ok(hcp)
@@ -467,16 +456,6 @@ fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
     }
     ccm_catalogue::validate::namespace(&hcp.metadata.namespace)
         .map_err(|e| anyhow::anyhow!("{path}: metadata.namespace: {e}"))?;
-    let platform = hcp.spec.platform.platform_type.as_str();
-    if platform.is_empty() {
-        bail!("{path}: spec.platform.type is missing");
-    }
-    if !HCP_PLATFORMS.contains(&platform) {
-        bail!(
-            "{path}: spec.platform.type: unknown platform {platform:?} (known: {})",
-            HCP_PLATFORMS.join(", ")
-        );
-    }
     let policy = hcp.spec.controller_availability_policy.as_str();
     if !["", "HighlyAvailable", "SingleReplica"].contains(&policy) {
         bail!(
@@ -530,7 +509,7 @@ mod tests {
     #[test]
     fn a_minimal_hosted_control_plane_reads() {
         let hcp = parse(MINIMAL, "hcp.yaml".into()).expect("parses");
-        assert_eq!(hcp.spec.platform.platform_type, "AWS");
+        assert_eq!(hcp.spec.platform.platform_type, HostedPlatform::Aws);
         assert_eq!(hcp.metadata.namespace, "ns");
     }
 

@@ -7,6 +7,7 @@ use super::token_minter;
 use crate::config::hosted::HostedConfig;
 use anyhow::{Result, anyhow, bail};
 use ccm_catalogue::hosted::Component;
+use ccm_catalogue::platform::HostedPlatform;
 use serde_json::{Map, Value, json};
 
 const CONTROL_PLANE_KEY: &str = "hypershift.openshift.io/control-plane";
@@ -56,7 +57,7 @@ pub fn apply_defaults(
     }
     read_only_root(pod);
     pod["automountServiceAccountToken"] = json!(spec.options.needs_management_kas_access);
-    if cfg.platform() == "GCP" {
+    if cfg.platform() == HostedPlatform::Gcp {
         restricted_security_context(pod)?;
     }
     pod["priorityClassName"] = json!(
@@ -327,7 +328,10 @@ fn multizone_spread(template: &mut Value, cfg: &HostedConfig) {
     let labels = template["metadata"]["labels"].clone();
     let anti = &mut template["spec"]["affinity"]["podAntiAffinity"];
     let zone = json!({"topologyKey": "topology.kubernetes.io/zone", "labelSelector": {"matchLabels": labels}});
-    if matches!(cfg.platform(), "OpenStack" | "KubeVirt") {
+    if matches!(
+        cfg.platform(),
+        HostedPlatform::OpenStack | HostedPlatform::KubeVirt
+    ) {
         push(
             &mut anti["preferredDuringSchedulingIgnoredDuringExecution"],
             json!({"weight": 100, "podAffinityTerm": zone}),

@@ -8,7 +8,7 @@
 //! This module is the one piece of code that checks a hosted folder; build.rs runs it through
 //! [`crate::compiled`], so a broken asset fails the build naming the file and the field.
 
-use crate::json_fields::{at, kind_of, name_of};
+use crate::json_fields::{at, kind_of, name_of, typed};
 use crate::platform::HostedPlatform;
 use crate::provider_dir::FolderText;
 use crate::providers::one_object;
@@ -209,8 +209,7 @@ fn parse_component(
         bail!("{path}: is missing");
     };
     let value = one_object(text).map_err(|e| anyhow!("{path}: {e}"))?;
-    let descriptor: ComponentDescriptor = serde_path_to_error::deserialize(&value)
-        .map_err(|e| anyhow!("{path}: {}: {}", e.path(), e.inner()))?;
+    let descriptor: ComponentDescriptor = typed(&value, camino::Utf8Path::new(&path))?;
     check_descriptor(&descriptor, platform, &path)?;
     let object = |file: &str| -> Result<Value> {
         let at = format!("{origin}/{file}");

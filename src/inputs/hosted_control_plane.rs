@@ -67,7 +67,7 @@ pub struct Spec {
     pub configuration: Option<Configuration>,
     /// `spec.controllerAvailabilityPolicy` (`HighlyAvailable` when empty).
     #[serde(default)]
-    pub controller_availability_policy: String,
+    pub controller_availability_policy: AvailabilityPolicy,
     /// `spec.nodeSelector`.
     #[serde(default)]
     pub node_selector: Option<BTreeMap<String, String>>,
@@ -139,6 +139,29 @@ pub struct CustomTlsProfile {
     /// `minTLSVersion`.
     #[serde(default, rename = "minTLSVersion")]
     pub min_tls_version: String,
+}
+
+/// `spec.controllerAvailabilityPolicy`: how many replicas a control plane component runs when
+/// its Deployment does not say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AvailabilityPolicy {
+    /// `HighlyAvailable`, also when the field is empty.
+    #[default]
+    HighlyAvailable,
+    /// `SingleReplica`.
+    SingleReplica,
+}
+
+impl<'de> Deserialize<'de> for AvailabilityPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match <std::borrow::Cow<'de, str>>::deserialize(d)?.as_ref() {
+            "" | "HighlyAvailable" => Ok(Self::HighlyAvailable),
+            "SingleReplica" => Ok(Self::SingleReplica),
+            other => Err(serde::de::Error::custom(format!(
+                "unknown policy {other:?} (known: HighlyAvailable, SingleReplica)"
+            ))),
+        }
+    }
 }
 
 /// `spec.platform`.
@@ -456,12 +479,6 @@ fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
     }
     ccm_catalogue::validate::namespace(&hcp.metadata.namespace)
         .map_err(|e| anyhow::anyhow!("{path}: metadata.namespace: {e}"))?;
-    let policy = hcp.spec.controller_availability_policy.as_str();
-    if !["", "HighlyAvailable", "SingleReplica"].contains(&policy) {
-        bail!(
-            "{path}: spec.controllerAvailabilityPolicy: unknown policy {policy:?} (known: HighlyAvailable, SingleReplica)"
-        );
-    }
     if hcp.spec.release_image.is_empty() {
         bail!("{path}: spec.releaseImage is missing");
     }
@@ -514,7 +531,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_platform_and_a_wrong_type_name_the_field() {
+    fn an_unknown_platform_or_policy_and_a_wrong_type_name_the_field() {
         let err = parse(
             &MINIMAL.replace("type: AWS", "type: Moon"),
             "hcp.yaml".into(),
@@ -531,6 +548,23 @@ mod tests {
         assert!(
             err.starts_with("hcp.yaml: spec.infraID: invalid type"),
             "{err}"
+        );
+        let policy = |p: &str| {
+            parse(
+                &format!("{MINIMAL}  controllerAvailabilityPolicy: {p}\n"),
+                "hcp.yaml".into(),
+            )
+            .map(|h| h.spec.controller_availability_policy)
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            policy("SingleReplica"),
+            Ok(AvailabilityPolicy::SingleReplica)
+        );
+        assert_eq!(policy("\"\""), Ok(AvailabilityPolicy::HighlyAvailable));
+        assert_eq!(
+            policy("Many"),
+            Err("hcp.yaml: spec.controllerAvailabilityPolicy: unknown policy \"Many\" (known: HighlyAvailable, SingleReplica)".into())
         );
     }
 

@@ -5,6 +5,7 @@
 use super::platform::push;
 use super::token_minter;
 use crate::config::hosted::HostedConfig;
+use crate::inputs::hosted_control_plane::AvailabilityPolicy;
 use anyhow::{Result, anyhow, bail};
 use ccm_catalogue::hosted::Component;
 use ccm_catalogue::platform::HostedPlatform;
@@ -31,7 +32,7 @@ pub fn apply_defaults(
         json!("control-plane-operator");
     let replicas = match deployment["spec"].get("replicas").and_then(Value::as_i64) {
         Some(n) => n,
-        None if hcp.spec.controller_availability_policy == "SingleReplica" => 1,
+        None if hcp.spec.controller_availability_policy == AvailabilityPolicy::SingleReplica => 1,
         None => 2,
     };
     let debug = hcp

@@ -2,12 +2,13 @@
 //! the CCM of a HostedControlPlane's platform.
 
 use anyhow::Result;
-use ccm_catalogue::hosted::{Component, HOSTED_KEY, HOSTED_PLATFORMS};
+use ccm_catalogue::hosted::{Component, HOSTED_KEY};
+use ccm_catalogue::platform::HostedPlatform;
 
 /// The component of a HyperShift platform type, or None for a platform HyperShift builds no
 /// CCM for (None, Agent, IBMCloud).
-pub fn component_for(platform: &str) -> Result<Option<Component>> {
-    let Some((_, folder)) = HOSTED_PLATFORMS.iter().find(|(p, _)| *p == platform) else {
+pub fn component_for(platform: HostedPlatform) -> Result<Option<Component>> {
+    let Some(folder) = platform.component_folder() else {
         return Ok(None);
     };
     super::builtin::builtin_table()
@@ -17,14 +18,19 @@ pub fn component_for(platform: &str) -> Result<Option<Component>> {
 
 #[cfg(test)]
 mod tests {
+    use super::HostedPlatform;
+
     #[test]
     fn every_hosted_platform_has_a_compiled_component_and_others_none() {
-        for (platform, _) in ccm_catalogue::hosted::HOSTED_PLATFORMS {
-            let component = super::component_for(platform)
-                .expect("decodes")
-                .expect("present");
-            assert_eq!(component.descriptor.spec.platform, *platform);
+        for platform in HostedPlatform::ALL {
+            let component = super::component_for(platform).expect("decodes");
+            match platform.component_folder() {
+                Some(_) => assert_eq!(
+                    component.expect("present").descriptor.spec.platform,
+                    platform
+                ),
+                None => assert!(component.is_none(), "{platform}"),
+            }
         }
-        assert!(super::component_for("Agent").expect("decodes").is_none());
     }
 }

@@ -8,33 +8,19 @@ use super::{object_from_text, read_text};
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::typed;
+use ccm_catalogue::platform::HostedPlatform;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The platform types HyperShift knows (`PlatformType`); the ones with a CCM component are the
-/// catalogue's hosted platforms.
-pub const HCP_PLATFORMS: &[&str] = &[
-    "AWS",
-    "None",
-    "IBMCloud",
-    "Agent",
-    "KubeVirt",
-    "Azure",
-    "PowerVS",
-    "OpenStack",
-    "GCP",
-];
-
 /// A HostedControlPlane, as far as the CCM reads it.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostedControlPlane {
     /// `metadata`.
     #[serde(default)]
     pub metadata: Metadata,
-    /// `spec`.
-    #[serde(default)]
+    /// `spec` (required, as its `platform.type` is).
     pub spec: Spec,
 }
 
@@ -59,7 +45,7 @@ pub struct Metadata {
 }
 
 /// `spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spec {
     /// `spec.releaseImage`.
@@ -71,8 +57,7 @@ pub struct Spec {
     /// `spec.infraID`.
     #[serde(default, rename = "infraID")]
     pub infra_id: String,
-    /// `spec.platform`.
-    #[serde(default)]
+    /// `spec.platform` (required, as its `type` is).
     pub platform: Platform,
     /// `spec.networking`.
     #[serde(default)]
@@ -82,7 +67,7 @@ pub struct Spec {
     pub configuration: Option<Configuration>,
     /// `spec.controllerAvailabilityPolicy` (`HighlyAvailable` when empty).
     #[serde(default)]
-    pub controller_availability_policy: String,
+    pub controller_availability_policy: AvailabilityPolicy,
     /// `spec.nodeSelector`.
     #[serde(default)]
     pub node_selector: Option<BTreeMap<String, String>>,
@@ -156,13 +141,36 @@ pub struct CustomTlsProfile {
     pub min_tls_version: String,
 }
 
+/// `spec.controllerAvailabilityPolicy`: how many replicas a control plane component runs when
+/// its Deployment does not say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AvailabilityPolicy {
+    /// `HighlyAvailable`, also when the field is empty.
+    #[default]
+    HighlyAvailable,
+    /// `SingleReplica`.
+    SingleReplica,
+}
+
+impl<'de> Deserialize<'de> for AvailabilityPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match <std::borrow::Cow<'de, str>>::deserialize(d)?.as_ref() {
+            "" | "HighlyAvailable" => Ok(Self::HighlyAvailable),
+            "SingleReplica" => Ok(Self::SingleReplica),
+            other => Err(serde::de::Error::custom(format!(
+                "unknown policy {other:?} (known: HighlyAvailable, SingleReplica)"
+            ))),
+        }
+    }
+}
+
 /// `spec.platform`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Platform {
-    /// `spec.platform.type`.
-    #[serde(default, rename = "type")]
-    pub platform_type: String,
+    /// `spec.platform.type`, parsed here once (its absence is refused before decoding).
+    #[serde(rename = "type")]
+    pub platform_type: HostedPlatform,
     /// `spec.platform.aws`.
     #[serde(default)]
     pub aws: Option<Aws>,
@@ -452,6 +460,10 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
         &["v1beta1"],
         &[],
     )?;
+    let platform_type = doc.pointer("/spec/platform/type");
+    if platform_type.is_none_or(|t| t.as_str() == Some("")) {
+        bail!("{path}: spec.platform.type is missing");
+    }
     let hcp: HostedControlPlane = typed(&doc, path)?;
     check(&hcp, path)?;
     Ok(hcp)
@@ -467,22 +479,6 @@ fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
     }
     ccm_catalogue::validate::namespace(&hcp.metadata.namespace)
         .map_err(|e| anyhow::anyhow!("{path}: metadata.namespace: {e}"))?;
-    let platform = hcp.spec.platform.platform_type.as_str();
-    if platform.is_empty() {
-        bail!("{path}: spec.platform.type is missing");
-    }
-    if !HCP_PLATFORMS.contains(&platform) {
-        bail!(
-            "{path}: spec.platform.type: unknown platform {platform:?} (known: {})",
-            HCP_PLATFORMS.join(", ")
-        );
-    }
-    let policy = hcp.spec.controller_availability_policy.as_str();
-    if !["", "HighlyAvailable", "SingleReplica"].contains(&policy) {
-        bail!(
-            "{path}: spec.controllerAvailabilityPolicy: unknown policy {policy:?} (known: HighlyAvailable, SingleReplica)"
-        );
-    }
     if hcp.spec.release_image.is_empty() {
         bail!("{path}: spec.releaseImage is missing");
     }
@@ -530,12 +526,12 @@ mod tests {
     #[test]
     fn a_minimal_hosted_control_plane_reads() {
         let hcp = parse(MINIMAL, "hcp.yaml".into()).expect("parses");
-        assert_eq!(hcp.spec.platform.platform_type, "AWS");
+        assert_eq!(hcp.spec.platform.platform_type, HostedPlatform::Aws);
         assert_eq!(hcp.metadata.namespace, "ns");
     }
 
     #[test]
-    fn an_unknown_platform_and_a_wrong_type_name_the_field() {
+    fn an_unknown_platform_or_policy_and_a_wrong_type_name_the_field() {
         let err = parse(
             &MINIMAL.replace("type: AWS", "type: Moon"),
             "hcp.yaml".into(),
@@ -552,6 +548,23 @@ mod tests {
         assert!(
             err.starts_with("hcp.yaml: spec.infraID: invalid type"),
             "{err}"
+        );
+        let policy = |p: &str| {
+            parse(
+                &format!("{MINIMAL}  controllerAvailabilityPolicy: {p}\n"),
+                "hcp.yaml".into(),
+            )
+            .map(|h| h.spec.controller_availability_policy)
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            policy("SingleReplica"),
+            Ok(AvailabilityPolicy::SingleReplica)
+        );
+        assert_eq!(policy("\"\""), Ok(AvailabilityPolicy::HighlyAvailable));
+        assert_eq!(
+            policy("Many"),
+            Err("hcp.yaml: spec.controllerAvailabilityPolicy: unknown policy \"Many\" (known: HighlyAvailable, SingleReplica)".into())
         );
     }
 

@@ -1,11 +1,11 @@
 //! `--images` of a hosted render: the release payload's `image-references` ImageStream
-//! (`image.openshift.io/v1`), every tag by name. HyperShift's release image provider looks the
+//! (`image.openshift.io/v1`), every tag by name, read by the same reader as a standalone
+//! render's (`images/image_stream.rs`), which keeps only CCCMO's tags. HyperShift's release image provider looks the
 //! component images up by these names (`aws-cloud-controller-manager`, `token-minter`, ...).
 
-use super::{object_from_text, read_text, shown};
-use anyhow::{Result, anyhow, bail};
+use super::{object_from_text, read_text};
+use anyhow::Result;
 use camino::Utf8Path;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The payload's images by tag name.
@@ -41,37 +41,11 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<PayloadImages> {
         &["v1"],
         &[],
     )?;
-    let release = match stream.pointer("/metadata/name") {
-        Some(Value::String(name)) => Some(name.clone()),
-        _ => None,
-    };
-    let Some(Value::Array(tags)) = stream.pointer("/spec/tags") else {
-        bail!("{path}: spec.tags is missing or not a list");
-    };
-    let mut out = BTreeMap::new();
-    for (i, tag) in tags.iter().enumerate() {
-        let Some(name) = tag.get("name").and_then(Value::as_str) else {
-            bail!("{path}: spec.tags[{i}].name: expected a string");
-        };
-        let Some(image) = tag.pointer("/from/name").and_then(Value::as_str) else {
-            bail!(
-                "{path}: spec.tags[{i}] ({}): from.name: expected a string",
-                shown(name)
-            );
-        };
-        ccm_catalogue::validate::image_reference(image)
-            .map_err(|e| anyhow!("{path}: spec.tags[{i}] ({}): from.name: {e}", shown(name)))?;
-        if out.insert(name.to_string(), image.to_string()).is_some() {
-            bail!(
-                "{path}: spec.tags[{i}]: tag {} appears more than once",
-                shown(name)
-            );
-        }
-    }
+    let parsed = super::images::image_stream::read_tags(&stream, path, |tag| Some(tag))?;
     Ok(PayloadImages {
         origin: format!("{path} (spec.tags)"),
-        release,
-        tags: out,
+        release: parsed.release,
+        tags: parsed.entries,
     })
 }
 
@@ -94,6 +68,17 @@ mod tests {
         assert!(
             err.starts_with("i.yaml: spec.tags[0] (token-minter): from.name:"),
             "{err}"
+        );
+        // The standalone reader's checks hold here too: it is the same reader.
+        let err = parse(
+            &text.replace("kind: DockerImage", "kind: ImageStreamTag"),
+            "i.yaml".into(),
+        )
+        .expect_err("not a pull spec")
+        .to_string();
+        assert_eq!(
+            err,
+            "i.yaml: spec.tags[0] (token-minter): from.kind: \"ImageStreamTag\" is not DockerImage"
         );
     }
 }

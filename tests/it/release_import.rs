@@ -17,6 +17,7 @@ use crate::cccmo::{
 use crate::common::{self, ccm_render, read_tree, stderr};
 use camino::Utf8Path;
 use ccm_catalogue::compiled::{self, ProviderEntry, ProviderObjects};
+use ccm_catalogue::hosted::Component;
 use ccm_catalogue::providers::Common;
 use ccm_catalogue::releases::data::{self, ReleaseEntry};
 use serde_json::Value;
@@ -81,8 +82,7 @@ fn compiled_view(assets: &Path) -> BTreeMap<String, Value> {
                 entry.origin.clear();
                 json(&entry)
             } else if key.starts_with(ccm_catalogue::hosted::HOSTED_KEY) {
-                let mut component: ccm_catalogue::hosted::Component =
-                    compiled::decode(bytes).expect("hosted");
+                let mut component: Component = compiled::decode(bytes).expect("hosted");
                 component.origin.clear();
                 json(&component)
             } else {

@@ -31,10 +31,16 @@ pub fn marshal(value: &Value) -> Result<String> {
     write(value, CompactFormatter)
 }
 
-/// A `json.Encoder` with `SetIndent("", indent)` encoding `value`: one member or element a line,
-/// `"key": value`, and the newline `Encode` ends with.
+/// `json.MarshalIndent(value, "", indent)`: one member or element a line, `"key": value`, no
+/// trailing newline.
+pub fn marshal_indent(value: &Value, indent: &str) -> Result<String> {
+    write(value, PrettyFormatter::with_indent(indent.as_bytes()))
+}
+
+/// A `json.Encoder` with `SetIndent("", indent)` encoding `value`: [`marshal_indent`] and the
+/// newline `Encode` ends with.
 pub fn encode_indented(value: &Value, indent: &str) -> Result<String> {
-    let mut text = write(value, PrettyFormatter::with_indent(indent.as_bytes()))?;
+    let mut text = marshal_indent(value, indent)?;
     text.push('\n');
     Ok(text)
 }
@@ -220,6 +226,17 @@ mod tests {
             marshal(&value).expect("encodes"),
             r#"{"\u003ck\u0026\u003e":["\u2029",1,2.5,true,null]}"#
         );
+    }
+
+    #[test]
+    fn marshal_indent_is_the_encoder_s_layout_without_its_newline() {
+        let value = json!({"a": "<&>", "b": true, "c": 6});
+        let text = marshal_indent(&value, "  ").expect("encodes");
+        assert_eq!(
+            text,
+            "{\n  \"a\": \"\\u003c\\u0026\\u003e\",\n  \"b\": true,\n  \"c\": 6\n}"
+        );
+        assert_eq!(encode_indented(&value, "  ").expect("encodes"), text + "\n");
     }
 
     #[test]

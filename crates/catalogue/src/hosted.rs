@@ -8,7 +8,8 @@
 //! This module is the one piece of code that checks a hosted folder; build.rs runs it through
 //! [`crate::compiled`], so a broken asset fails the build naming the file and the field.
 
-use crate::json_fields::{at, kind_of, name_of};
+use crate::json_fields::{at, kind_of, name_of, typed};
+use crate::platform::HostedPlatform;
 use crate::provider_dir::FolderText;
 use crate::providers::one_object;
 use anyhow::{Result, anyhow, bail};
@@ -21,16 +22,6 @@ pub const HOSTED: &str = "hosted";
 
 /// The key prefix of a compiled hosted component (`hosted/aws`).
 pub const HOSTED_KEY: &str = "hosted/";
-
-/// The platforms with a hosted CCM: HyperShift's `PlatformType` values and their folder names.
-pub const HOSTED_PLATFORMS: &[(&str, &str)] = &[
-    ("AWS", "aws"),
-    ("Azure", "azure"),
-    ("GCP", "gcp"),
-    ("KubeVirt", "kubevirt"),
-    ("OpenStack", "openstack"),
-    ("PowerVS", "powervs"),
-];
 
 /// The adapters of the Deployment the binary implements (`src/render/hosted/`), one per platform.
 pub const DEPLOYMENT_ADAPTERS: &[&str] =
@@ -77,7 +68,7 @@ pub struct ComponentMetadata {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ComponentSpec {
     /// The HostedControlPlane `spec.platform.type` this component serves (its predicate).
-    pub platform: String,
+    pub platform: HostedPlatform,
     /// HyperShift's `ComponentOptions`.
     pub options: ComponentOptions,
     /// The CCM container: where the TLS flags and the proxy environment go.
@@ -197,8 +188,11 @@ pub fn parse(folder: &FolderText) -> Result<BTreeMap<String, Component>> {
             parse_component(&origin, platform, &files)?,
         );
     }
-    for (_, name) in HOSTED_PLATFORMS {
-        if !out.contains_key(*name) {
+    for name in HostedPlatform::ALL
+        .into_iter()
+        .filter_map(HostedPlatform::component_folder)
+    {
+        if !out.contains_key(name) {
             bail!("{}/{name}: is missing", folder.origin);
         }
     }
@@ -215,8 +209,7 @@ fn parse_component(
         bail!("{path}: is missing");
     };
     let value = one_object(text).map_err(|e| anyhow!("{path}: {e}"))?;
-    let descriptor: ComponentDescriptor = serde_path_to_error::deserialize(&value)
-        .map_err(|e| anyhow!("{path}: {}: {}", e.path(), e.inner()))?;
+    let descriptor: ComponentDescriptor = typed(&value, camino::Utf8Path::new(&path))?;
     check_descriptor(&descriptor, platform, &path)?;
     let object = |file: &str| -> Result<Value> {
         let at = format!("{origin}/{file}");
@@ -281,21 +274,17 @@ fn check_descriptor(d: &ComponentDescriptor, folder: &str, path: &str) -> Result
     }
     crate::validate::dns_label(&d.metadata.name)
         .map_err(|e| anyhow!("{path}: metadata.name: {e}"))?;
-    match HOSTED_PLATFORMS
-        .iter()
-        .find(|(platform, _)| *platform == d.spec.platform)
-    {
-        Some((_, name)) if *name == folder => {}
-        Some((_, name)) => bail!(
+    match d.spec.platform.component_folder() {
+        Some(name) if name == folder => {}
+        Some(name) => bail!(
             "{path}: spec.platform: {} belongs in the folder {name}",
             d.spec.platform
         ),
         None => bail!(
-            "{path}: spec.platform: unknown hosted platform {:?} (known: {})",
+            "{path}: spec.platform: HyperShift builds no CCM for {} (hosted platforms: {})",
             d.spec.platform,
-            HOSTED_PLATFORMS
-                .iter()
-                .map(|(p, _)| *p)
+            HostedPlatform::with_component()
+                .map(HostedPlatform::as_str)
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -403,6 +392,30 @@ mod tests {
             err.ends_with(
                 "hosted/gcp/component.yaml: spec.platform: AWS belongs in the folder aws"
             ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_platform_without_a_hosted_ccm_and_an_unknown_one_are_refused() {
+        let err = edited("gcp/component.yaml", |t| {
+            t.replace("platform: GCP", "platform: Agent")
+        })
+        .expect_err("no CCM")
+        .to_string();
+        assert!(
+            err.ends_with(
+                "hosted/gcp/component.yaml: spec.platform: HyperShift builds no CCM for Agent (hosted platforms: AWS, KubeVirt, Azure, PowerVS, OpenStack, GCP)"
+            ),
+            "{err}"
+        );
+        let err = edited("gcp/component.yaml", |t| {
+            t.replace("platform: GCP", "platform: VSphere")
+        })
+        .expect_err("unknown")
+        .to_string();
+        assert!(
+            err.ends_with("hosted/gcp/component.yaml: spec.platform: unknown platform \"VSphere\" (known: AWS, None, IBMCloud, Agent, KubeVirt, Azure, PowerVS, OpenStack, GCP)"),
             "{err}"
         );
     }

@@ -1,7 +1,11 @@
-//! The platforms, a closed set: every `PlatformType` openshift/api defines
-//! (`config/v1/types_infrastructure.go`). An Infrastructure's `status.platformStatus.type` and a
-//! provider descriptor's `spec.platform` are parsed into a [`Platform`] where they are read; past
-//! that edge the code matches on the enum, and the name is only written out (labels, messages).
+//! The platforms, two closed sets. [`Platform`]: every `PlatformType` openshift/api defines
+//! (`config/v1/types_infrastructure.go`); an Infrastructure's `status.platformStatus.type` and a
+//! provider descriptor's `spec.platform` are parsed into one where they are read.
+//! [`HostedPlatform`]: every `PlatformType` HyperShift defines (`HyperShift
+//! api/hypershift/v1beta1/hostedcluster_types.go`), a set of its own (it has `Agent`, which
+//! openshift/api has not, and lacks most of openshift/api's); a HostedControlPlane's
+//! `spec.platform.type` and a hosted component's `spec.platform` are parsed into one. Past that
+//! edge the code matches on the enums, and the names are only written out (labels, messages).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -118,9 +122,117 @@ impl<'de> Deserialize<'de> for Platform {
     }
 }
 
+/// One of HyperShift's platform types: what a HostedControlPlane runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HostedPlatform {
+    /// `AWS`.
+    Aws,
+    /// `None`: no cloud integration.
+    None,
+    /// `IBMCloud`.
+    IbmCloud,
+    /// `Agent`: nodes brought by the Assisted Installer's agents; no CCM.
+    Agent,
+    /// `KubeVirt`: nodes are virtual machines of the management cluster (or another one).
+    KubeVirt,
+    /// `Azure` (self-managed or the ARO-HCP service).
+    Azure,
+    /// `PowerVS`.
+    PowerVs,
+    /// `OpenStack`.
+    OpenStack,
+    /// `GCP`.
+    Gcp,
+}
+
+impl HostedPlatform {
+    /// Every platform, in HyperShift's order (the order messages list them).
+    pub const ALL: [HostedPlatform; 9] = [
+        Self::Aws,
+        Self::None,
+        Self::IbmCloud,
+        Self::Agent,
+        Self::KubeVirt,
+        Self::Azure,
+        Self::PowerVs,
+        Self::OpenStack,
+        Self::Gcp,
+    ];
+
+    /// The name as HyperShift spells it (`AWS`, `PowerVS`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Aws => "AWS",
+            Self::None => "None",
+            Self::IbmCloud => "IBMCloud",
+            Self::Agent => "Agent",
+            Self::KubeVirt => "KubeVirt",
+            Self::Azure => "Azure",
+            Self::PowerVs => "PowerVS",
+            Self::OpenStack => "OpenStack",
+            Self::Gcp => "GCP",
+        }
+    }
+
+    /// The platform spelled exactly `name` (HyperShift's names are case-sensitive).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// Every name, comma-separated, for messages that list what is known.
+    pub fn known() -> String {
+        Self::ALL.map(Self::as_str).join(", ")
+    }
+
+    /// The folder of its hosted CCM component under `assets/hosted/`, or None for a platform
+    /// HyperShift builds no CCM for (`None`, `IBMCloud`, `Agent`).
+    pub fn component_folder(self) -> Option<&'static str> {
+        match self {
+            Self::Aws => Some("aws"),
+            Self::Azure => Some("azure"),
+            Self::Gcp => Some("gcp"),
+            Self::KubeVirt => Some("kubevirt"),
+            Self::OpenStack => Some("openstack"),
+            Self::PowerVs => Some("powervs"),
+            Self::None | Self::IbmCloud | Self::Agent => Option::None,
+        }
+    }
+
+    /// The platforms with a hosted CCM component, in HyperShift's order.
+    pub fn with_component() -> impl Iterator<Item = HostedPlatform> {
+        Self::ALL
+            .into_iter()
+            .filter(|p| p.component_folder().is_some())
+    }
+}
+
+impl fmt::Display for HostedPlatform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for HostedPlatform {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for HostedPlatform {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Self::parse(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown platform {name:?} (known: {})",
+                Self::known()
+            ))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Platform;
+    use super::{HostedPlatform, Platform};
 
     #[test]
     fn every_platform_parses_from_its_own_name_and_only_that() {
@@ -141,5 +253,33 @@ mod tests {
         let err = serde_json::from_value::<Platform>(serde_json::json!("Moon"))
             .expect_err("unknown name");
         assert_eq!(err.to_string(), "unknown platform \"Moon\"");
+    }
+
+    #[test]
+    fn every_hosted_platform_parses_from_its_own_name_and_an_unknown_one_lists_the_known() {
+        for platform in HostedPlatform::ALL {
+            assert_eq!(HostedPlatform::parse(platform.as_str()), Some(platform));
+            let json = serde_json::to_value(platform).expect("serialises");
+            assert_eq!(json, serde_json::json!(platform.as_str()));
+        }
+        assert_eq!(HostedPlatform::parse("aws"), None);
+        assert_eq!(HostedPlatform::parse("VSphere"), None);
+        let err = serde_json::from_value::<HostedPlatform>(serde_json::json!("Moon"))
+            .expect_err("unknown name");
+        assert_eq!(
+            err.to_string(),
+            "unknown platform \"Moon\" (known: AWS, None, IBMCloud, Agent, KubeVirt, Azure, PowerVS, OpenStack, GCP)"
+        );
+    }
+
+    #[test]
+    fn only_the_six_platforms_hypershift_builds_a_ccm_for_have_a_component_folder() {
+        let with: Vec<&str> = HostedPlatform::with_component()
+            .map(HostedPlatform::as_str)
+            .collect();
+        assert_eq!(
+            with,
+            ["AWS", "KubeVirt", "Azure", "PowerVS", "OpenStack", "GCP"]
+        );
     }
 }

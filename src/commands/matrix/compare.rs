@@ -8,39 +8,40 @@ use crate::config::InputFiles;
 use crate::output::hosted_compare::{facts, report};
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
+use ccm_catalogue::platform::HostedPlatform;
 
 /// A ConfigMap or Secret by kind and name.
 type ObjectRef = (&'static str, &'static str);
 
 /// The platforms with both a standalone and a hosted CCM: platform type, provider, the
 /// standalone cloud config object, the hosted one.
-const PLATFORMS: &[(&str, &str, ObjectRef, ObjectRef)] = &[
+const PLATFORMS: &[(HostedPlatform, &str, ObjectRef, ObjectRef)] = &[
     (
-        "AWS",
+        HostedPlatform::Aws,
         "aws",
         ("ConfigMap", "cloud-conf"),
         ("ConfigMap", "aws-cloud-config"),
     ),
     (
-        "Azure",
+        HostedPlatform::Azure,
         "azure",
         ("ConfigMap", "cloud-conf"),
         ("ConfigMap", "azure-cloud-config"),
     ),
     (
-        "GCP",
+        HostedPlatform::Gcp,
         "gcp",
         ("ConfigMap", "cloud-conf"),
         ("ConfigMap", "gcp-cloud-config"),
     ),
     (
-        "OpenStack",
+        HostedPlatform::OpenStack,
         "openstack",
         ("ConfigMap", "cloud-conf"),
         ("ConfigMap", "openstack-cloud-config"),
     ),
     (
-        "PowerVS",
+        HostedPlatform::PowerVs,
         "powervs",
         ("ConfigMap", "cloud-conf"),
         ("ConfigMap", "ccm-config"),
@@ -51,11 +52,15 @@ const PLATFORMS: &[(&str, &str, ObjectRef, ObjectRef)] = &[
 pub fn compare_hosted(platform: &str) -> Result<String> {
     let Some((name, provider, standalone_config, hosted_config)) = PLATFORMS
         .iter()
-        .find(|(p, ..)| p.eq_ignore_ascii_case(platform))
+        .find(|(p, ..)| p.as_str().eq_ignore_ascii_case(platform))
     else {
         bail!(
             "PLATFORM {platform:?}: no platform with both a standalone and a hosted CCM (known: {}; KubeVirt's CCM is hosted only)",
-            PLATFORMS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+            PLATFORMS
+                .iter()
+                .map(|p| p.0.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     };
     let scratch = tempfile::tempdir().context("creating a temporary folder for the samples")?;

@@ -11,6 +11,7 @@ use crate::inputs::hosted_control_plane::HostedControlPlane;
 use crate::inputs::payload_images::PayloadImages;
 use anyhow::{Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
+use ccm_catalogue::platform::HostedPlatform;
 pub use operator_env::OperatorEnv;
 
 /// The input files of a hosted render.
@@ -84,15 +85,15 @@ impl HostedConfig {
     }
 
     /// The platform type.
-    pub fn platform(&self) -> &str {
-        &self.hcp.spec.platform.platform_type
+    pub fn platform(&self) -> HostedPlatform {
+        self.hcp.spec.platform.platform_type
     }
 
     /// HyperShift `azureutil.IsAroHCPByHCP`: an Azure control plane of the ARO-HCP service,
     /// told by its authentication type (`ManagedIdentities`), or by `MANAGED_SERVICE` when the
     /// HostedControlPlane has no Azure block.
     pub fn managed_azure(&self) -> bool {
-        if self.platform() != "Azure" {
+        if self.platform() != HostedPlatform::Azure {
             return false;
         }
         match &self.hcp.spec.platform.azure {

@@ -7,37 +7,23 @@ use crate::inputs::hosted_control_plane::TlsSecurityProfile;
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 
-/// The OpenSSL names HyperShift's `openSSLToIANACiphersMap` maps, each to the IANA name
-/// library-go gives it. Library-go's table (`config/tls/tables.rs`) also maps the TLS 1.3 suites
-/// and `ECDHE-RSA-DES-CBC3-SHA`; HyperShift leaves those out, so the Modern profile gives no
-/// `--tls-cipher-suites`.
-const HYPERSHIFT_CIPHERS: &[&str] = &[
-    "ECDHE-ECDSA-AES128-GCM-SHA256",
-    "ECDHE-RSA-AES128-GCM-SHA256",
-    "ECDHE-ECDSA-AES256-GCM-SHA384",
-    "ECDHE-RSA-AES256-GCM-SHA384",
-    "ECDHE-ECDSA-CHACHA20-POLY1305",
-    "ECDHE-RSA-CHACHA20-POLY1305",
-    "ECDHE-ECDSA-AES128-SHA256",
-    "ECDHE-RSA-AES128-SHA256",
-    "AES128-GCM-SHA256",
-    "AES256-GCM-SHA384",
-    "AES128-SHA256",
-    "ECDHE-ECDSA-AES128-SHA",
-    "ECDHE-RSA-AES128-SHA",
-    "ECDHE-ECDSA-AES256-SHA",
-    "ECDHE-RSA-AES256-SHA",
-    "AES128-SHA",
-    "AES256-SHA",
-    "DES-CBC3-SHA",
+/// The OpenSSL names library-go's table (`config/tls/tables.rs`) maps and HyperShift's
+/// `openSSLToIANACiphersMap` does not: the TLS 1.3 suites and `ECDHE-RSA-DES-CBC3-SHA`. The
+/// rest of the two tables is the same, each name to the same IANA name; so the Modern profile
+/// gives no `--tls-cipher-suites`.
+const NOT_IN_HYPERSHIFT: &[&str] = &[
+    "TLS_AES_128_GCM_SHA256",
+    "TLS_AES_256_GCM_SHA384",
+    "TLS_CHACHA20_POLY1305_SHA256",
+    "ECDHE-RSA-DES-CBC3-SHA",
 ];
 
 /// HyperShift's IANA name of an OpenSSL cipher name, when it maps it.
 fn openssl_to_iana(name: &str) -> Option<&'static str> {
-    if HYPERSHIFT_CIPHERS.contains(&name) {
-        crate::config::tls::openssl_to_iana(name)
-    } else {
+    if NOT_IN_HYPERSHIFT.contains(&name) {
         None
+    } else {
+        crate::config::tls::openssl_to_iana(name)
     }
 }
 
@@ -113,6 +99,32 @@ mod tests {
             old[1].ends_with(",TLS_RSA_WITH_3DES_EDE_CBC_SHA"),
             "{}",
             old[1]
+        );
+    }
+
+    #[test]
+    fn a_custom_profile_loses_the_ciphers_hypershift_does_not_map_and_only_those() {
+        let custom = TlsSecurityProfile {
+            profile_type: "Custom".into(),
+            custom: Some(crate::inputs::hosted_control_plane::CustomTlsProfile {
+                ciphers: [
+                    "TLS_AES_128_GCM_SHA256",
+                    "ECDHE-RSA-DES-CBC3-SHA",
+                    "AES128-SHA",
+                    "NOPE",
+                ]
+                .map(String::from)
+                .to_vec(),
+                min_tls_version: "VersionTLS11".into(),
+            }),
+        };
+        assert!(crate::config::tls::openssl_to_iana("ECDHE-RSA-DES-CBC3-SHA").is_some());
+        assert_eq!(
+            tls_args(Some(&custom), Utf8Path::new("h")).expect("args"),
+            [
+                "--tls-min-version=VersionTLS11",
+                "--tls-cipher-suites=TLS_RSA_WITH_AES_128_CBC_SHA"
+            ]
         );
     }
 

@@ -60,21 +60,33 @@ pub fn tag_for(key: &str) -> Option<&'static str> {
     KEY_TAGS.iter().find(|(k, _)| *k == key).map(|(_, t)| *t)
 }
 
-fn key_for(tag: &str) -> Option<&'static str> {
+fn key_for(tag: &str) -> Option<&str> {
     KEY_TAGS.iter().find(|(_, t)| *t == tag).map(|(k, _)| *k)
 }
 
-/// What an ImageStream gives: the images.json entries of the tags CCCMO names, and the release
-/// version (`metadata.name`) when the stream has one (CCCMO's own `manifests/image-references`
-/// has no metadata; the release's has).
+/// What an ImageStream gives: the images of the tags read, by key, and the release version
+/// (`metadata.name`) when the stream has one (CCCMO's own `manifests/image-references` has no
+/// metadata; the release's has).
 pub struct Parsed {
     pub entries: BTreeMap<String, String>,
     pub release: Option<String>,
 }
 
-/// Reads an ImageStream object (already picked out of the file and its apiVersion checked).
-/// Tags CCCMO does not name (the release's other components) are skipped unread.
+/// Reads an ImageStream object (already picked out of the file and its apiVersion checked):
+/// the images.json entries of the tags CCCMO names. Tags CCCMO does not name (the release's
+/// other components) are skipped unread.
 pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
+    read_tags(stream, path, key_for)
+}
+
+/// Reads an ImageStream object's tags: each tag `key` gives a key for is checked and kept under
+/// that key (a key given twice is refused); the others are skipped unread. A hosted render
+/// keeps every tag by its own name; a standalone one the tags CCCMO names, by images.json key.
+pub fn read_tags(
+    stream: &Value,
+    path: &Utf8Path,
+    key: impl for<'t> Fn(&'t str) -> Option<&'t str>,
+) -> Result<Parsed> {
     let release = match stream.pointer("/metadata/name") {
         None | Some(Value::Null) => None,
         Some(Value::String(name)) => {
@@ -109,7 +121,7 @@ pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
                 ccm_catalogue::json_fields::type_name(name)
             );
         };
-        let Some(key) = key_for(name) else {
+        let Some(key) = key(name) else {
             continue;
         };
         let field = format!("{field} ({name})");

@@ -1,10 +1,11 @@
 //! The cloud configs of the hosted CCMs, as HyperShift's `config.go` of each platform builds
 //! them from the HostedControlPlane (the templates are the catalogue's `config.yaml`).
 
-use super::go_text::{Field, html_template, marshal_indent, sprintf};
+use super::go_text::{html_template, sprintf};
 use crate::config::hosted::HostedConfig;
 use crate::inputs::hosted_control_plane::Azure;
 use anyhow::{Result, anyhow, bail};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -323,18 +324,12 @@ pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
     let probe = probe(cfg, AZURE_PROBE_MODE, ["shared", "servicenodeport"])?;
     let managed = cfg.managed_azure();
     let auth = azure_auth(cfg, azure, with_credentials)?;
-    let s = |v: &str| Field::Str(v.to_string());
+    let s = |v: &str| json!(v);
     let mut fields = vec![
         ("cloud", s(&azure.cloud)),
         ("tenantId", s(&azure.tenant_id)),
-        (
-            "useManagedIdentityExtension",
-            Field::Bool(auth.managed_identity),
-        ),
-        (
-            "useFederatedWorkloadIdentityExtension",
-            Field::Bool(!managed),
-        ),
+        ("useManagedIdentityExtension", json!(auth.managed_identity)),
+        ("useFederatedWorkloadIdentityExtension", json!(!managed)),
         ("subscriptionId", s(&azure.subscription_id)),
         ("aadClientId", s(&auth.client_id)),
         ("aadClientSecret", s("")),
@@ -349,24 +344,24 @@ pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
         ("securityGroupName", s(&nsg.name)),
         ("securityGroupResourceGroup", s(&nsg.resource_group)),
         ("routeTableName", s("")),
-        ("cloudProviderBackoff", Field::Bool(true)),
-        ("cloudProviderBackoffDuration", Field::Int(6)),
-        ("useInstanceMetadata", Field::Bool(auth.instance_metadata)),
+        ("cloudProviderBackoff", json!(true)),
+        ("cloudProviderBackoffDuration", json!(6)),
+        ("useInstanceMetadata", json!(auth.instance_metadata)),
         ("loadBalancerSku", s("standard")),
-        ("disableOutboundSNAT", Field::Bool(true)),
+        ("disableOutboundSNAT", json!(true)),
         ("loadBalancerName", s(&cfg.hcp.spec.infra_id)),
         ("clusterServiceLoadBalancerHealthProbeMode", s(&probe.mode)),
     ];
     if let Some(path) = probe.path.filter(|p| !p.is_empty()) {
         fields.push((
             "clusterServiceSharedLoadBalancerHealthProbePath",
-            Field::Str(path),
+            json!(path),
         ));
     }
     if let Some(port) = probe.port.and_then(|p| p.parse::<i64>().ok()) {
         fields.push((
             "clusterServiceSharedLoadBalancerHealthProbePort",
-            Field::Int(port),
+            json!(port),
         ));
     }
     if !with_credentials {
@@ -380,7 +375,12 @@ pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
             fields.push(("userAssignedIdentityID", s(id)));
         }
     }
-    Ok(marshal_indent(&fields))
+    // Go's MarshalIndent of the config struct: its fields in order (a Map keeps insertion order).
+    let fields: serde_json::Map<String, Value> = fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    ccm_catalogue::go_encode::marshal_indent(&Value::Object(fields), "  ")
 }
 
 /// How the Azure CCM authenticates: a managed control plane with its managed identity (the

@@ -5,8 +5,10 @@
 use super::platform::push;
 use super::token_minter;
 use crate::config::hosted::HostedConfig;
+use crate::inputs::hosted_control_plane::AvailabilityPolicy;
 use anyhow::{Result, anyhow, bail};
 use ccm_catalogue::hosted::Component;
+use ccm_catalogue::platform::HostedPlatform;
 use serde_json::{Map, Value, json};
 
 const CONTROL_PLANE_KEY: &str = "hypershift.openshift.io/control-plane";
@@ -30,7 +32,7 @@ pub fn apply_defaults(
         json!("control-plane-operator");
     let replicas = match deployment["spec"].get("replicas").and_then(Value::as_i64) {
         Some(n) => n,
-        None if hcp.spec.controller_availability_policy == "SingleReplica" => 1,
+        None if hcp.spec.controller_availability_policy == AvailabilityPolicy::SingleReplica => 1,
         None => 2,
     };
     let debug = hcp
@@ -56,7 +58,7 @@ pub fn apply_defaults(
     }
     read_only_root(pod);
     pod["automountServiceAccountToken"] = json!(spec.options.needs_management_kas_access);
-    if cfg.platform() == "GCP" {
+    if cfg.platform() == HostedPlatform::Gcp {
         restricted_security_context(pod)?;
     }
     pod["priorityClassName"] = json!(
@@ -327,7 +329,10 @@ fn multizone_spread(template: &mut Value, cfg: &HostedConfig) {
     let labels = template["metadata"]["labels"].clone();
     let anti = &mut template["spec"]["affinity"]["podAntiAffinity"];
     let zone = json!({"topologyKey": "topology.kubernetes.io/zone", "labelSelector": {"matchLabels": labels}});
-    if matches!(cfg.platform(), "OpenStack" | "KubeVirt") {
+    if matches!(
+        cfg.platform(),
+        HostedPlatform::OpenStack | HostedPlatform::KubeVirt
+    ) {
         push(
             &mut anti["preferredDuringSchedulingIgnoredDuringExecution"],
             json!({"weight": 100, "podAffinityTerm": zone}),

@@ -1,5 +1,6 @@
-//! How Go writes the text HyperShift puts in a cloud config: `fmt.Sprintf`'s `%s` verbs,
-//! `html/template`'s `{{.Name}}` with its escaping, and `encoding/json`'s `MarshalIndent`.
+//! How Go writes the text HyperShift puts in a cloud config: `fmt.Sprintf`'s `%s` verbs and
+//! `html/template`'s `{{.Name}}` with its escaping (`encoding/json`'s `MarshalIndent` is the
+//! catalogue crate's `go_encode::marshal_indent`).
 
 use anyhow::{Result, bail};
 use std::collections::BTreeMap;
@@ -63,49 +64,6 @@ fn html_escape(text: &str) -> String {
     out
 }
 
-/// One JSON value of a Go struct field.
-pub enum Field {
-    /// A string.
-    Str(String),
-    /// A bool.
-    Bool(bool),
-    /// An integer.
-    Int(i64),
-}
-
-/// `json.MarshalIndent(struct, "", "  ")` of a struct whose fields are `fields`, in order.
-pub fn marshal_indent(fields: &[(&str, Field)]) -> String {
-    let mut out = String::from("{\n");
-    for (i, (key, value)) in fields.iter().enumerate() {
-        out.push_str("  ");
-        out.push_str(&go_json_string(key));
-        out.push_str(": ");
-        match value {
-            Field::Str(s) => out.push_str(&go_json_string(s)),
-            Field::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Field::Int(n) => out.push_str(&n.to_string()),
-        }
-        if i + 1 < fields.len() {
-            out.push(',');
-        }
-        out.push('\n');
-    }
-    out.push('}');
-    out
-}
-
-/// A JSON string as Go's `encoding/json` writes it (HTML characters and the two line
-/// separators escaped).
-fn go_json_string(text: &str) -> String {
-    let plain = serde_json::Value::String(text.to_string()).to_string();
-    plain
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,18 +85,5 @@ mod tests {
             "v = x&lt;y&gt;&amp;&#39;&#34;&#43;\n"
         );
         assert!(html_template("{{.B}}", &values, "t").is_err());
-    }
-
-    #[test]
-    fn marshal_indent_writes_go_json() {
-        let text = marshal_indent(&[
-            ("a", Field::Str("<&>".into())),
-            ("b", Field::Bool(true)),
-            ("c", Field::Int(6)),
-        ]);
-        assert_eq!(
-            text,
-            "{\n  \"a\": \"\\u003c\\u0026\\u003e\",\n  \"b\": true,\n  \"c\": 6\n}"
-        );
     }
 }

@@ -7,14 +7,23 @@
 use crate::config::hosted::HostedConfig;
 use anyhow::{Result, anyhow};
 use ccm_catalogue::hosted::TokenMinter;
+use ccm_catalogue::platform::HostedPlatform;
 use serde_json::{Value, json};
 
 const TOKEN_PATH: &str = "/var/run/secrets/openshift/serviceaccount";
 
 /// Adds the token-minter to the pod spec when the platform mints cloud tokens.
 pub fn inject(minter: &TokenMinter, cfg: &HostedConfig, pod: &mut Value) -> Result<()> {
-    let mints = matches!(cfg.platform(), "AWS" | "GCP")
-        || (cfg.platform() == "Azure" && !cfg.env.is_aro_hcp());
+    let mints = match cfg.platform() {
+        HostedPlatform::Aws | HostedPlatform::Gcp => true,
+        HostedPlatform::Azure => !cfg.env.is_aro_hcp(),
+        HostedPlatform::None
+        | HostedPlatform::IbmCloud
+        | HostedPlatform::Agent
+        | HostedPlatform::KubeVirt
+        | HostedPlatform::PowerVs
+        | HostedPlatform::OpenStack => false,
+    };
     if !mints {
         return Ok(());
     }

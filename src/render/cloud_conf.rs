@@ -4,7 +4,8 @@
 
 use crate::config::ClusterConfig;
 use anyhow::{Context as _, Result};
-use ccm_catalogue::providers::Provider;
+use ccm_catalogue::go_encode;
+use ccm_catalogue::providers::{Provider, check};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -154,3 +155,123 @@ pub(super) fn trusted_ca_config_map(cfg: &ClusterConfig) -> Result<Option<Value>
 
 /// The cloud config key that holds the cloud's CA bundle (installer: `ca-bundle.pem`).
 const CLOUD_CA_KEY: &str = "ca-bundle.pem";
+
+/// The bootstrap pods' copy of the cloud config (`DIR/config/cloud.conf`): the cloud config the
+/// ConfigMap holds, less each member the provider leaves to the CCM's own default
+/// (`spec.bootstrap.cloudConfigDefaults`) where the member holds exactly the value the CCM would
+/// default it to from the bootstrap pod's environment. The CCM then reads that value from one
+/// place, the pod's environment, whatever a run of the pod sets there (the Nutanix CCM defaults
+/// `prismCentral.credentialRef.namespace` to `POD_NAMESPACE`, nutanix pkg/provider/client.go,
+/// and watches Secrets in that namespace alone, pkg/provider/manager.go).
+pub(super) fn bootstrap_cloud_conf(provider: &Provider, bootstrap: &[Value], text: &str) -> String {
+    let members: Vec<(&[String], &str)> = provider
+        .spec()
+        .bootstrap
+        .cloud_config_defaults
+        .iter()
+        .filter_map(|member| {
+            let value = bootstrap
+                .iter()
+                .find_map(|pod| check::bootstrap_env_value(pod, &member.env))?;
+            Some((member.path.as_slice(), value))
+        })
+        .collect();
+    without_members_holding(text, &members).unwrap_or_else(|| text.to_string())
+}
+
+/// `text`, a JSON document, less each member at a path that holds the string given with it;
+/// None when nothing is left out (a member holding another value, or a text that is not JSON,
+/// stays as it is). The rest keeps its order and layout: the installer writes
+/// json.MarshalIndent(config, "", "  ") (installer pkg/asset/manifests/nutanix/
+/// cloudproviderconfig.go), so the indent of the second line is the document's, a one-line
+/// document stays compact, and a final line break stays.
+fn without_members_holding(text: &str, members: &[(&[String], &str)]) -> Option<String> {
+    let mut document = serde_json::from_str::<Value>(text).ok()?;
+    let mut removed = false;
+    for (path, value) in members {
+        let Some((last, parents)) = path.split_last() else {
+            continue;
+        };
+        let parent = parents
+            .iter()
+            .try_fold(&mut document, |node, name| node.get_mut(name.as_str()));
+        if let Some(Value::Object(parent)) = parent
+            && parent.get(last).and_then(Value::as_str) == Some(*value)
+        {
+            parent.shift_remove(last);
+            removed = true;
+        }
+    }
+    if !removed {
+        return None;
+    }
+    let indent = text
+        .lines()
+        .nth(1)
+        .map(|line| &line[..line.len() - line.trim_start().len()]);
+    let mut out = match indent {
+        Some(indent) if !indent.is_empty() => go_encode::marshal_indent(&document, indent),
+        _ => go_encode::marshal(&document),
+    }
+    .ok()?;
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_members_holding;
+
+    const INSTALLER: &str = "{\n  \"prismCentral\": {\n    \"address\": \"pc\",\n    \"credentialRef\": {\n      \"kind\": \"Secret\",\n      \"name\": \"nutanix-credentials\",\n      \"namespace\": \"openshift-cloud-controller-manager\"\n    }\n  },\n  \"enableCustomLabeling\": true\n}\n";
+
+    fn namespace_member() -> Vec<String> {
+        ["prismCentral", "credentialRef", "namespace"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    #[test]
+    fn a_member_holding_the_default_is_left_out_keeping_order_and_layout() {
+        let path = namespace_member();
+        let out =
+            without_members_holding(INSTALLER, &[(&path, "openshift-cloud-controller-manager")]);
+        assert_eq!(
+            out.as_deref(),
+            Some(
+                "{\n  \"prismCentral\": {\n    \"address\": \"pc\",\n    \"credentialRef\": {\n      \"kind\": \"Secret\",\n      \"name\": \"nutanix-credentials\"\n    }\n  },\n  \"enableCustomLabeling\": true\n}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn a_member_holding_another_value_stays() {
+        let path = namespace_member();
+        assert_eq!(
+            without_members_holding(INSTALLER, &[(&path, "kube-system")]),
+            None
+        );
+    }
+
+    #[test]
+    fn a_text_that_is_not_json_or_lacks_the_member_stays() {
+        let path = namespace_member();
+        let members = [(path.as_slice(), "openshift-cloud-controller-manager")];
+        assert_eq!(without_members_holding("[Global]\nx = 1\n", &members), None);
+        assert_eq!(
+            without_members_holding("{\"prismCentral\": 1}", &members),
+            None
+        );
+    }
+
+    #[test]
+    fn a_one_line_document_stays_on_one_line() {
+        let path = namespace_member();
+        let text = r#"{"prismCentral":{"credentialRef":{"namespace":"ns","name":"n"}}}"#;
+        assert_eq!(
+            without_members_holding(text, &[(&path, "ns")]).as_deref(),
+            Some(r#"{"prismCentral":{"credentialRef":{"name":"n"}}}"#)
+        );
+    }
+}

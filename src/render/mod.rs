@@ -17,7 +17,10 @@ use crate::inputs::credentials::SecretValue;
 use anyhow::{Context as _, Result, anyhow};
 use ccm_catalogue::providers::{Common, EnvSource, Provider, Transform};
 use ccm_catalogue::script::Script;
-use cloud_conf::{cloud_conf, cloud_conf_config_map, cloud_conf_secret, trusted_ca_config_map};
+use cloud_conf::{
+    bootstrap_cloud_conf, cloud_conf, cloud_conf_config_map, cloud_conf_secret,
+    trusted_ca_config_map,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -90,7 +93,10 @@ fn render_objects(
             None => cloud_conf_config_map(cfg, cloud_conf),
         });
         if !cloud_conf.is_empty() {
-            config_files.insert("cloud.conf".to_string(), cloud_conf.clone());
+            config_files.insert(
+                "cloud.conf".to_string(),
+                bootstrap_cloud_conf(provider, &bootstrap, cloud_conf),
+            );
         }
         if let Some(selected) = &cfg.cloud_config {
             for (key, file) in &provider.spec().cloud_config.config_files {

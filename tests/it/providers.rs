@@ -512,6 +512,43 @@ fn broken_provider_folders_are_refused_naming_the_file_and_the_field() {
 }
 
 #[test]
+fn a_cloud_config_default_needs_a_json_cloud_config_and_the_variable_in_the_bootstrap_pod() {
+    let defaulted = "    cloudConfigDefaults:\n    - path: [auth, namespace]\n      env: POD_NAMESPACE\n      source: \"acme pkg/config.go\"\n";
+    assert_broken(
+        "a cloud config default in a cloud config of no known format",
+        |d| {
+            edit_file(
+                d,
+                "provider.yaml",
+                "    credentials:\n",
+                &format!("{defaulted}    credentials:\n"),
+            );
+        },
+        "provider.yaml",
+        "spec.bootstrap.cloudConfigDefaults[0]: only a JSON cloud config",
+    );
+    assert_broken(
+        "a cloud config default from a variable the bootstrap pod does not set",
+        |d| {
+            edit_file(
+                d,
+                "provider.yaml",
+                "    transform: none\n",
+                "    transform: none\n    format: json\n",
+            );
+            edit_file(
+                d,
+                "provider.yaml",
+                "    credentials:\n",
+                &format!("{defaulted}    credentials:\n"),
+            );
+        },
+        "bootstrap/pod.yaml",
+        "spec.containers: spec.bootstrap.cloudConfigDefaults leaves auth.namespace to the CCM's default from POD_NAMESPACE, which no container of this pod sets to a value",
+    );
+}
+
+#[test]
 fn a_second_provider_for_the_same_platform_name_is_refused() {
     let root = tempfile::tempdir().expect("tempdir");
     let providers = write_provider_as_the_readme_says(root.path());

@@ -104,7 +104,50 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
             bail!("spec.cloudConfig.configFiles: {file:?} must be a plain file name");
         }
     }
-    check_credentials(&spec.bootstrap.credentials)
+    check_credentials(&spec.bootstrap.credentials)?;
+    check_cloud_config_defaults(spec)
+}
+
+/// A defaulted member is a path into a JSON document, named after an environment variable.
+fn check_cloud_config_defaults(spec: &ProviderSpec) -> Result<()> {
+    const FIELD: &str = "spec.bootstrap.cloudConfigDefaults";
+    for (i, member) in spec.bootstrap.cloud_config_defaults.iter().enumerate() {
+        let format = spec
+            .cloud_config
+            .format
+            .or(ConfigFormat::of_transform(spec.cloud_config.transform));
+        if format != Some(ConfigFormat::Json) {
+            bail!(
+                "{FIELD}[{i}]: only a JSON cloud config (spec.cloudConfig.format: json) has members to leave out"
+            );
+        }
+        if member.path.is_empty() || member.path.iter().any(String::is_empty) {
+            bail!("{FIELD}[{i}].path: needs one or more non-empty member names");
+        }
+        if member.env.is_empty() || member.env.contains(['=', '$', ' ']) {
+            bail!(
+                "{FIELD}[{i}].env: {:?} is not an environment variable name",
+                member.env
+            );
+        }
+        if member.source.trim().is_empty() {
+            bail!("{FIELD}[{i}].source: say where the CCM defaults the member");
+        }
+    }
+    Ok(())
+}
+
+/// The literal value a bootstrap pod's containers give environment variable `name`, if any
+/// container sets it to one (a `valueFrom` has no value before the pod runs).
+pub fn bootstrap_env_value<'a>(pod: &'a Value, name: &str) -> Option<&'a str> {
+    pod.pointer("/spec/containers")
+        .and_then(Value::as_array)?
+        .iter()
+        .filter_map(|c| c.get("env").and_then(Value::as_array))
+        .flatten()
+        .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
+        .and_then(|e| e.get("value"))
+        .and_then(Value::as_str)
 }
 
 fn is_plain_file_name(name: &str) -> bool {
@@ -176,6 +219,15 @@ pub fn check_object(object: &Value, spec: &ProviderSpec, is_bootstrap: bool) -> 
     let kind = crate::json_fields::kind_of(object);
     if is_bootstrap {
         check_bootstrap_pod(object)?;
+        for member in &spec.bootstrap.cloud_config_defaults {
+            if bootstrap_env_value(object, &member.env).is_none_or(str::is_empty) {
+                bail!(
+                    "spec.containers: spec.bootstrap.cloudConfigDefaults leaves {} to the CCM's default from {}, which no container of this pod sets to a value",
+                    member.path.join("."),
+                    member.env
+                );
+            }
+        }
     } else if matches!(kind, "Deployment" | "DaemonSet")
         && object
             .pointer("/spec/template/spec/containers")

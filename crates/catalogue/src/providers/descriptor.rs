@@ -145,6 +145,24 @@ pub struct BootstrapSpec {
     pub host_files: Vec<HostFile>,
     /// What `--credentials` reads and writes under `DIR/secrets/`.
     pub credentials: CredentialsSpec,
+    /// Members of a JSON cloud config that the bootstrap copy (`DIR/config/cloud.conf`) leaves
+    /// out when they hold the value the CCM itself would give them from the bootstrap pod's
+    /// environment, so that the pod reads its namespace from one place.
+    #[serde(default)]
+    pub cloud_config_defaults: Vec<DefaultedMember>,
+}
+
+/// A member of the JSON cloud config that the CCM defaults from an environment variable of its
+/// pod when the member is absent or empty.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DefaultedMember {
+    /// The member's path from the top of the document, one member name per element.
+    pub path: Vec<String>,
+    /// The bootstrap pod's environment variable (set to a literal value) the CCM uses instead.
+    pub env: String,
+    /// Where the CCM's code does so.
+    pub source: String,
 }
 
 /// How the bootstrap pod gets its cloud credentials.

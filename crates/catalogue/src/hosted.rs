@@ -208,7 +208,7 @@ fn parse_component(
     let Some(text) = files.get("component.yaml") else {
         bail!("{path}: is missing");
     };
-    let value = one_object(text).with_context(|| path.to_string())?;
+    let value = one_object(text).with_context(|| path.clone())?;
     let descriptor: ComponentDescriptor = typed(&value, camino::Utf8Path::new(&path))?;
     check_descriptor(&descriptor, platform, &path)?;
     let object = |file: &str| -> Result<Value> {
@@ -216,7 +216,7 @@ fn parse_component(
         let text = files
             .get(file)
             .ok_or_else(|| anyhow!("{at}: is missing ({path} names it)"))?;
-        let value = one_object(text).with_context(|| at.to_string())?;
+        let value = one_object(text).with_context(|| at.clone())?;
         if kind_of(&value).is_empty() || name_of(&value).is_empty() {
             bail!("{at}: needs a kind and a metadata.name");
         }

@@ -107,8 +107,8 @@ pub fn check_pod(pod: &Value, ccm: &CcmCommandLine) -> Result<()> {
     let containers = pod.pointer("/spec/containers").and_then(Value::as_array);
     for (i, container) in containers.into_iter().flatten().enumerate() {
         let field = format!("spec.containers[{i}].command");
-        let args = arguments(container).with_context(|| field.to_string())?;
-        check_arguments(&args, ccm).with_context(|| field.to_string())?;
+        let args = arguments(container).with_context(|| field.clone())?;
+        check_arguments(&args, ccm).with_context(|| field.clone())?;
     }
     Ok(())
 }

@@ -64,7 +64,7 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     let parse_list = |list: Vec<(&String, &String)>| {
         list.into_iter()
             .map(|(path, text)| {
-                let object = one_object(text).with_context(|| at(path).to_string())?;
+                let object = one_object(text).with_context(|| at(path))?;
                 Ok((at(path), object))
             })
             .collect::<Result<Vec<_>>>()
@@ -122,11 +122,11 @@ pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
     for (list, is_bootstrap) in [(parts.manifests, false), (parts.bootstrap, true)] {
         for (at, object) in list {
             let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
-                .with_context(|| at.to_string())?;
+                .with_context(|| at.clone())?;
             tls_script_seen |= tls;
             if is_bootstrap && let Some(ccm) = &provider.descriptor.spec.ccm {
                 let ccm = super::command_line::for_release(ccm, parts.release);
-                super::command_line::check_pod(object, &ccm).with_context(|| at.to_string())?;
+                super::command_line::check_pod(object, &ccm).with_context(|| at.clone())?;
             }
             if is_bootstrap {
                 provider.bootstrap.push(object.clone());
@@ -154,7 +154,7 @@ fn raw_descriptor(folder: &FolderText) -> Result<Value> {
         .files
         .get("provider.yaml")
         .ok_or_else(|| anyhow!("{descriptor_path}: is missing"))?;
-    one_object(text).with_context(|| descriptor_path.to_string())
+    one_object(text).with_context(|| descriptor_path.clone())
 }
 
 /// The objects every provider shares, from the `common/` folder of the assets.
@@ -165,7 +165,7 @@ pub fn parse_common(folder: &FolderText) -> Result<Common> {
             .files
             .get(file)
             .ok_or_else(|| anyhow!("{path}: is missing"))?;
-        one_object(text).with_context(|| path.to_string())
+        one_object(text).with_context(|| path.clone())
     };
     Ok(Common {
         pod_disruption_budget: object("poddisruptionbudget.yaml")?,

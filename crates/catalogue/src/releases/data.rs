@@ -119,9 +119,9 @@ fn apply(
         &mut common.pod_disruption_budget,
         &delta.common.pod_disruption_budget,
     )
-    .with_context(|| at("common.podDisruptionBudget").to_string())?;
+    .with_context(|| at("common.podDisruptionBudget"))?;
     delta::apply_ops(&mut common.service, &delta.common.service)
-        .with_context(|| at("common.service").to_string())?;
+        .with_context(|| at("common.service"))?;
     for (name, provider_delta) in &delta.providers {
         let field = at(&format!("providers.{name}"));
         let Some(provider) = providers.get(name) else {
@@ -144,7 +144,7 @@ fn apply(
             &mut descriptor,
             [&mut manifests, &mut bootstrap],
         )
-        .with_context(|| field.to_string())?;
+        .with_context(|| field.clone())?;
         let descriptor_at = format!("{field}: provider.yaml");
         let checked = check_parsed(&Parsed {
             folder: name,

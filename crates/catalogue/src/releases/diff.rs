@@ -48,7 +48,7 @@ pub fn manifests_delta(newer: &[Value], older: &[Value]) -> Result<ManifestDelta
         match older_ids.iter().position(|o| o == id) {
             None => delta.remove.push(id.clone()),
             Some(at) => {
-                let ops = object_ops(object, &older[at]).with_context(|| id.to_string())?;
+                let ops = object_ops(object, &older[at]).with_context(|| id.clone())?;
                 if !ops.is_empty() {
                     delta.patch.push(ObjectPatch {
                         object: id.clone(),

@@ -123,7 +123,11 @@ fn assert_failed_cleanly(
     assert_eq!(out.status.code(), Some(status), "{what}: {err}");
     assert!(!err.contains("panicked"), "{what}: panicked: {err}");
     assert!(took < Duration::from_secs(1), "{what}: took {took:?}");
-    assert_eq!(err.lines().count(), 1, "{what}: not one line on stderr: {err}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{what}: not one line on stderr: {err}"
+    );
     // A context that repeats its cause (`x.yaml: x.yaml: …`) reads as a doubled name.
     let parts: Vec<&str> = err.trim_end().split(": ").collect();
     assert!(

@@ -11,6 +11,7 @@
 //! Things are imported from where they live: no module re-exports (`pub use`) another crate's
 //! item. And no platform is compared as a string past the inputs layer ([`platform_strings`]).
 
+mod flattened_errors;
 mod platform_strings;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -13,6 +13,7 @@
 
 mod flattened_errors;
 mod platform_strings;
+mod source;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -13,7 +13,6 @@
 //! the `Err` value holds (`docs.len()`, `path.display()`) or withholds the cause (a parse error
 //! that could quote a secret) formats no cause and is not counted.
 
-use super::is_test;
 use proc_macro2::{TokenStream, TokenTree};
 use std::path::Path;
 use syn::visit::Visit;
@@ -21,36 +20,18 @@ use syn::visit::Visit;
 /// A cause flattened into a message: the file and the macro that does it.
 pub type Finding = String;
 
-/// Walks a crate's module tree from `lib` (test modules left out) and returns every finding.
+/// Reads a crate's module tree from `lib` (test code left out) and returns every finding.
 pub fn check_crate(lib: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
-    check_file(lib, lib.parent().expect("src"), &mut findings);
+    super::source::each_item(lib, &[], &mut |file, item| {
+        let mut finder = Finder {
+            file: file.display().to_string(),
+            found: Vec::new(),
+        };
+        finder.visit_item(item);
+        findings.extend(finder.found);
+    });
     findings
-}
-
-fn check_file(file: &Path, dir: &Path, out: &mut Vec<Finding>) {
-    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let mut finder = Finder {
-        file: file.display().to_string(),
-        found: Vec::new(),
-    };
-    for item in &ast.items {
-        match item {
-            syn::Item::Mod(m) if is_test(&m.attrs) => {}
-            syn::Item::Mod(m) if m.content.is_none() => {
-                let name = m.ident.to_string();
-                let (child, child_dir) = if dir.join(format!("{name}.rs")).exists() {
-                    (dir.join(format!("{name}.rs")), dir.join(&name))
-                } else {
-                    (dir.join(&name).join("mod.rs"), dir.join(&name))
-                };
-                check_file(&child, &child_dir, out);
-            }
-            item => finder.visit_item(item),
-        }
-    }
-    out.extend(finder.found);
 }
 
 struct Finder {
@@ -82,24 +63,6 @@ impl Finder {
 }
 
 impl<'ast> Visit<'ast> for Finder {
-    fn visit_item(&mut self, item: &'ast syn::Item) {
-        let attrs: &[syn::Attribute] = match item {
-            syn::Item::Fn(i) => &i.attrs,
-            syn::Item::Impl(i) => &i.attrs,
-            syn::Item::Mod(i) => &i.attrs,
-            _ => &[],
-        };
-        if !is_test(attrs) {
-            syn::visit::visit_item(self, item);
-        }
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        if !is_test(&f.attrs) {
-            syn::visit::visit_impl_item_fn(self, f);
-        }
-    }
-
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
         if call.method == "map_err"
             && let Some(syn::Expr::Closure(closure)) = call.args.first()

@@ -368,10 +368,12 @@ mod tests {
         let text = folder.files["provider.yaml"]
             .replace("externalPlatformName: oracle", "externalPlatformName: OCI");
         folder.files.insert("provider.yaml".into(), text);
-        let err = catalogue
-            .add(vec![parse(&folder).expect("parses")])
-            .expect_err("clash")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            catalogue
+                .add(vec![parse(&folder).expect("parses")])
+                .expect_err("clash")
+        );
         assert!(
             err.starts_with(
                 "dir/oracle/provider.yaml: spec: serves what assets/oci already serves"
@@ -424,7 +426,7 @@ mod tests {
             let mut folder = scaffold("acme");
             let text = folder.files["provider.yaml"].replacen(from, to, 1);
             folder.files.insert("provider.yaml".into(), text);
-            let err = parse(&folder).expect_err(want).to_string();
+            let err = format!("{:#}", parse(&folder).expect_err(want));
             assert!(
                 err.starts_with(&format!("dir/acme/provider.yaml: {want}")),
                 "{err}"
@@ -436,13 +438,13 @@ mod tests {
     fn a_missing_descriptor_and_a_stray_folder_are_named() {
         let mut folder = scaffold("acme");
         folder.files.remove("provider.yaml");
-        let err = parse(&folder).expect_err("no descriptor").to_string();
+        let err = format!("{:#}", parse(&folder).expect_err("no descriptor"));
         assert_eq!(err, "dir/acme/provider.yaml: is missing");
         let mut folder = scaffold("acme");
         folder
             .files
             .insert("templates/x.yaml".into(), "a: 1".into());
-        let err = parse(&folder).expect_err("stray").to_string();
+        let err = format!("{:#}", parse(&folder).expect_err("stray"));
         assert!(
             err.starts_with("dir/acme/templates/x.yaml: not part of a provider"),
             "{err}"

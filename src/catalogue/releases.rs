@@ -31,13 +31,15 @@ pub struct Releases {
 impl Releases {
     /// The built-in releases, decoded once per process from the compiled table.
     pub fn builtin() -> Result<&'static Self> {
-        static BUILTIN: OnceLock<std::result::Result<Releases, String>> = OnceLock::new();
-        BUILTIN
-            .get_or_init(|| {
-                Self::from_table(super::builtin::builtin_table()).map_err(|e| format!("{e:#}"))
-            })
-            .as_ref()
-            .map_err(|e| anyhow!("{e}"))
+        static BUILTIN: OnceLock<Option<Releases>> = OnceLock::new();
+        let decode = || Self::from_table(super::builtin::builtin_table());
+        match BUILTIN.get_or_init(|| decode().ok()) {
+            Some(releases) => Ok(releases),
+            // A static cannot hand out one error twice: decoding again gives it, chain and all.
+            None => decode().and_then(|_| {
+                bail!("the built-in releases failed to decode once and then decoded")
+            }),
+        }
     }
 
     fn from_table(table: Table<'static>) -> Result<Self> {
@@ -261,7 +263,7 @@ mod tests {
         }
         let err = releases.find("4.17", "--release").expect_err("unknown");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "--release: 4.17 is not a supported release; supported: 4.18, 4.19, 4.20, 4.21, 4.22, 4.23 (5.0, 5.1: the 4.23 catalogue)"
         );
     }
@@ -413,13 +415,13 @@ mod tests {
         let err =
             resolve_with(&HEADER.replace("  upgrade: [something]\n", "")).expect_err("no upgrade");
         assert!(
-            err.to_string().contains("spec.upgrade: say what upgrading"),
+            format!("{err:#}").contains("spec.upgrade: say what upgrading"),
             "{err}"
         );
         let err =
             resolve_with(&HEADER.replace("name: \"4.22\"", "name: \"4.21\"")).expect_err("name");
         assert!(
-            err.to_string().contains("differs from the file name"),
+            format!("{err:#}").contains("differs from the file name"),
             "{err}"
         );
         let newest_with_delta = format!(
@@ -431,7 +433,7 @@ mod tests {
             newest_with_delta.as_str(),
         )])
         .expect_err("delta on the newest");
-        assert!(err.to_string().contains("it has no delta"), "{err}");
+        assert!(format!("{err:#}").contains("it has no delta"), "{err}");
     }
 
     #[test]
@@ -442,7 +444,7 @@ mod tests {
         provider.descriptor.spec.releases = Some(vec!["4.22".into(), "4.16".into()]);
         let err = releases.check_declared(&provider).expect_err("4.16");
         assert!(
-            err.to_string().starts_with("dir/oci/provider.yaml: spec.releases[1]: \"4.16\" is not a release (X.Y); supported: 4.18"),
+            format!("{err:#}").starts_with("dir/oci/provider.yaml: spec.releases[1]: \"4.16\" is not a release (X.Y); supported: 4.18"),
             "{err}"
         );
         provider.descriptor.spec.releases = Some(vec![]);

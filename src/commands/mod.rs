@@ -67,25 +67,19 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     }
 }
 
-/// What `main` prints for an error: `error: <message>`, then `  caused by: <message>` for each
-/// cause. Messages quote what they take from the input, but as a last guard any control
-/// character left (a line break that would forge an `error:` line, a terminal escape) is
-/// printed escaped, so every message stays on its line.
+/// What `main` prints for an error: one line, `error: ` and then the whole chain joined with
+/// ": " (anyhow's `{:#}`), outermost first. Each layer adds what it knows (the file or flag, then
+/// the field) as context around the cause, so the line names the file or flag and says what is
+/// wrong with it; a cause is never left to a second line. Messages quote what they take from the
+/// input, but as a last guard any control character left (a line break that would forge an
+/// `error:` line, a terminal escape) is printed escaped, so the report stays one line.
 pub fn error_report(err: &anyhow::Error) -> String {
-    use std::fmt::Write as _;
-    let escape = |message: String| {
-        if message.chars().any(char::is_control) {
-            message.escape_default().to_string()
-        } else {
-            message
-        }
-    };
-    let mut report = String::new();
-    let _ = writeln!(report, "error: {}", escape(err.to_string()));
-    for cause in err.chain().skip(1) {
-        let _ = writeln!(report, "  caused by: {}", escape(cause.to_string()));
+    let message = format!("{err:#}");
+    if message.chars().any(char::is_control) {
+        format!("error: {}\n", message.escape_default())
+    } else {
+        format!("error: {message}\n")
     }
-    report
 }
 
 #[cfg(test)]
@@ -93,11 +87,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn error_report_is_one_line_per_message() {
-        let err = anyhow::anyhow!("in.yaml: bad \"x\"\nerror: forged\u{1b}[2J").context("reading");
+    fn error_report_is_one_line_with_the_chain_and_control_characters_escaped() {
+        let err = anyhow::anyhow!("bad \"x\"\nerror: forged\u{1b}[2J").context("in.yaml");
         assert_eq!(
             error_report(&err),
-            "error: reading\n  caused by: in.yaml: bad \\\"x\\\"\\nerror: forged\\u{1b}[2J\n"
+            "error: in.yaml: bad \\\"x\\\"\\nerror: forged\\u{1b}[2J\n"
         );
+        let err = anyhow::anyhow!("not a CIDR")
+            .context("spec.x")
+            .context("in.yaml");
+        assert_eq!(error_report(&err), "error: in.yaml: spec.x: not a CIDR\n");
     }
 }

@@ -4,7 +4,7 @@
 use crate::catalogue::{Catalogue, Selection};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::render::Rendered;
-use anyhow::{Result, anyhow};
+use anyhow::{Context as _, Result};
 use camino::Utf8Path;
 use ccm_catalogue::releases::Release;
 
@@ -111,7 +111,7 @@ pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
 }
 
 pub fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
-    let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
+    let added = read_providers(dir).context("--provider-dir")?;
     for note in catalogue.add(added)? {
         eprintln!("note: {note}");
     }

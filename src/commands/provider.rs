@@ -4,7 +4,7 @@ use super::exit::ExitStatus;
 use super::pipeline::read_providers;
 use super::term::print_stdout;
 use crate::catalogue::Catalogue;
-use anyhow::{Result, anyhow};
+use anyhow::{Context as _, Result};
 use camino::Utf8Path;
 
 pub fn check(dir: &Utf8Path) -> Result<ExitStatus> {
@@ -38,7 +38,7 @@ pub fn check(dir: &Utf8Path) -> Result<ExitStatus> {
 }
 
 pub fn new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
-    ccm_catalogue::validate::dns_label(name).map_err(|e| anyhow!("NAME: {e}"))?;
+    ccm_catalogue::validate::dns_label(name).context("NAME")?;
     let dest = dir.join(name);
     if ccm_catalogue::provider_dir::has_entries(&dest) {
         anyhow::bail!("{dest}: exists and is not empty; provider new never overwrites a provider");

@@ -1,6 +1,6 @@
 //! What a command prints: stdout that may be a closed pipe, and one-line notes on stderr.
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 
 /// The closing lines of a render on stderr: what was written where.
 /// Writes one line to stderr in one write: `eprintln!` writes each piece of its format on its
@@ -25,7 +25,7 @@ pub fn print_stdout(bytes: &[u8]) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::anyhow!("writing to stdout: {err}"))
+            Err(err).context("writing to stdout")
         }
         _ => Ok(()),
     }

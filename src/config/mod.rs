@@ -12,7 +12,7 @@ use crate::inputs::{
     self, cloud_provider_config::Selected, credentials::Credentials, images::Images,
     infrastructure::Infrastructure, proxy::ProxyEnv,
 };
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::features::FeatureGates;
 use serde_json::Value;
@@ -91,8 +91,7 @@ pub struct InputFiles {
 impl ClusterConfig {
     /// Reads and checks every input.
     pub fn load(files: &InputFiles) -> Result<Self> {
-        ccm_catalogue::validate::namespace(&files.namespace)
-            .map_err(|e| anyhow!("--namespace: {e}"))?;
+        ccm_catalogue::validate::namespace(&files.namespace).context("--namespace")?;
         // Read first: the install-config derivation takes facts from the credentials.
         let credentials = files
             .credentials
@@ -173,7 +172,7 @@ impl ClusterConfig {
             .map(|path| {
                 inputs::read_text(path)
                     .map(|text| (path.clone(), text))
-                    .map_err(|e| anyhow!("--ca-bundle {e}"))
+                    .context("--ca-bundle")
             })
             .transpose()?;
         Ok(Self {
@@ -251,11 +250,10 @@ fn load_infrastructure<'a>(
             let options = &files.install_options;
             if let Some(name) = &options.infrastructure_name {
                 crate::config::install_config::infra_id::check(name)
-                    .map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
+                    .context("--infrastructure-name")?;
             }
             if let Some(crn) = &options.ibm_instance_crn {
-                crate::config::install_config::check_crn(crn)
-                    .map_err(|e| anyhow!("--ibm-instance-crn: {e}"))?;
+                crate::config::install_config::check_crn(crn).context("--ibm-instance-crn")?;
             }
             let install_config = crate::config::install_config::load(path)?;
             let options = crate::config::install_config::Options {
@@ -264,7 +262,7 @@ fn load_infrastructure<'a>(
                 ..options.clone()
             };
             let derived = crate::config::install_config::derive(&install_config, &options)
-                .map_err(|e| anyhow!("{path}: {e}"))?;
+                .with_context(|| path.to_string())?;
             let infrastructure =
                 inputs::infrastructure::from_value(derived.infrastructure.clone(), path)?;
             Ok((infrastructure, Some((derived, path))))
@@ -280,7 +278,7 @@ fn platform_facts(
 ) -> Result<crate::config::install_config::facts::PlatformFacts> {
     use crate::config::install_config::facts::{self, comma_list};
     let read = |path: Option<&Utf8PathBuf>, flag: &str| {
-        path.map(|path| inputs::read_text(path).map_err(|e| anyhow!("{flag} {e}")))
+        path.map(|path| inputs::read_text(path).context(flag.to_string()))
             .transpose()
     };
     Ok(facts::PlatformFacts {
@@ -331,7 +329,7 @@ fn feature_gates(
         return Ok(from_flag);
     };
     let from_install_config = FeatureGates::from_manifest_in(Some(&d.feature_gate), gates)
-        .map_err(|e| anyhow!("{path}: {e}"))?;
+        .with_context(|| path.to_string())?;
     match given_path {
         None => Ok(from_install_config),
         Some(flag) => {
@@ -357,7 +355,7 @@ fn check_release_gates(
 ) -> Result<()> {
     let table = release.behaviour.gates();
     let gates = FeatureGates::from_manifest_in(Some(&d.feature_gate), &table)
-        .map_err(|e| anyhow!("{path}: {e}"))?;
+        .with_context(|| path.to_string())?;
     let Some(off) = d.gated.iter().find(|g| !gates.is_enabled(g.gate)) else {
         return Ok(());
     };
@@ -393,7 +391,7 @@ fn same_for_the_render(a: &FeatureGates, b: &FeatureGates) -> bool {
 
 fn with_file(err: anyhow::Error, path: Option<&Utf8PathBuf>) -> anyhow::Error {
     match path {
-        Some(path) => anyhow!("{path}: {err}"),
+        Some(path) => err.context(path.clone()),
         None => err,
     }
 }

@@ -4,7 +4,7 @@
 //! raw cloud config text.
 
 use super::{pick_object, read_text};
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::kind_of;
 use serde::Deserialize;
@@ -108,7 +108,7 @@ pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
         // JSON or vSphere YAML cloud config has one): report the YAML error, rather than let
         // the transform read a broken ConfigMap as a cloud config.
         Err(err) if text.lines().any(|line| line.starts_with("kind:")) => {
-            bail!("{path}: not valid YAML or JSON: {err}")
+            return Err(err).with_context(|| format!("{path}: not valid YAML or JSON"));
         }
         Err(_) => return Ok(Source::Raw(text)),
     };
@@ -205,7 +205,7 @@ mod tests {
             .select("config", Utf8Path::new("cm.yaml"))
             .expect_err("missing");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "cm.yaml: ConfigMap openshift-config/cloud-provider-config has no key \"config\", which the Infrastructure names in spec.cloudConfig.key (keys: other)"
         );
     }
@@ -232,7 +232,7 @@ mod tests {
         let text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  config: a\n  config: b\n";
         let err = load_text(text).expect_err("duplicate key");
         assert!(
-            err.to_string().contains("duplicate key \"config\""),
+            format!("{err:#}").contains("duplicate key \"config\""),
             "{err}"
         );
     }
@@ -240,6 +240,6 @@ mod tests {
     #[test]
     fn other_kind_is_refused() {
         let err = load_text("apiVersion: v1\nkind: Secret\n").expect_err("secret");
-        assert!(err.to_string().contains("holds a Secret"), "{err}");
+        assert!(format!("{err:#}").contains("holds a Secret"), "{err}");
     }
 }

@@ -234,7 +234,7 @@ data:
     fn a_file_without_a_secret_names_what_it_holds() {
         let err = parse("apiVersion: v1\nkind: ConfigMap\n", p()).expect_err("no secret");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "creds.yaml: no Secret object (the file holds ConfigMap)"
         );
     }
@@ -243,6 +243,6 @@ data:
     fn wrong_api_version_is_an_error() {
         let err = parse("apiVersion: v2\nkind: Secret\nmetadata: {name: s}\n", p())
             .expect_err("bad version");
-        assert!(err.to_string().contains("apiVersion \"v2\""), "{err}");
+        assert!(format!("{err:#}").contains("apiVersion \"v2\""), "{err}");
     }
 }

@@ -5,7 +5,7 @@
 //! the file and the field. Fields the CCM does not read are not looked at.
 
 use super::{object_from_text, read_text};
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::typed;
 use ccm_catalogue::platform::HostedPlatform;
@@ -478,7 +478,7 @@ fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
         bail!("{path}: metadata.namespace is missing (the hosted control plane's namespace)");
     }
     ccm_catalogue::validate::namespace(&hcp.metadata.namespace)
-        .map_err(|e| anyhow::anyhow!("{path}: metadata.namespace: {e}"))?;
+        .with_context(|| format!("{path}: metadata.namespace"))?;
     if hcp.spec.release_image.is_empty() {
         bail!("{path}: spec.releaseImage is missing");
     }
@@ -532,19 +532,23 @@ mod tests {
 
     #[test]
     fn an_unknown_platform_or_policy_and_a_wrong_type_name_the_field() {
-        let err = parse(
-            &MINIMAL.replace("type: AWS", "type: Moon"),
-            "hcp.yaml".into(),
-        )
-        .expect_err("unknown")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            parse(
+                &MINIMAL.replace("type: AWS", "type: Moon"),
+                "hcp.yaml".into(),
+            )
+            .expect_err("unknown")
+        );
         assert!(
             err.starts_with("hcp.yaml: spec.platform.type: unknown platform \"Moon\""),
             "{err}"
         );
-        let err = parse(&format!("{MINIMAL}  infraID: [1]\n"), "hcp.yaml".into())
-            .expect_err("wrong type")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            parse(&format!("{MINIMAL}  infraID: [1]\n"), "hcp.yaml".into())
+                .expect_err("wrong type")
+        );
         assert!(
             err.starts_with("hcp.yaml: spec.infraID: invalid type"),
             "{err}"
@@ -555,7 +559,7 @@ mod tests {
                 "hcp.yaml".into(),
             )
             .map(|h| h.spec.controller_availability_policy)
-            .map_err(|e| e.to_string())
+            .map_err(|e| format!("{e:#}"))
         };
         assert_eq!(
             policy("SingleReplica"),
@@ -580,9 +584,7 @@ mod tests {
         );
         assert_eq!(canonical_cidr("10.0.0.0/33"), None);
         let text = format!("{MINIMAL}  networking:\n    machineNetwork:\n    - cidr: nope\n");
-        let err = parse(&text, "hcp.yaml".into())
-            .expect_err("bad")
-            .to_string();
+        let err = format!("{:#}", parse(&text, "hcp.yaml".into()).expect_err("bad"));
         assert!(
             err.contains("spec.networking.machineNetwork[0].cidr: \"nope\" is not a CIDR"),
             "{err}"

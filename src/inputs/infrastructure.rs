@@ -2,7 +2,7 @@
 //! infrastructure name, the control-plane topology and where the cloud config lives.
 
 use super::{object_from_text, read_text};
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::typed;
 use ccm_catalogue::platform::Platform;
@@ -195,7 +195,7 @@ pub fn from_value(raw: Value, path: &Utf8Path) -> Result<Infrastructure> {
     let infrastructure_name = status.infrastructure_name;
     if !infrastructure_name.is_empty() {
         ccm_catalogue::validate::infrastructure_name(&infrastructure_name)
-            .map_err(|err| anyhow::anyhow!("{path}: status.infrastructureName: {err}"))?;
+            .with_context(|| format!("{path}: status.infrastructureName"))?;
     }
     let state = platform_status
         .external
@@ -281,7 +281,7 @@ mod tests {
     fn unknown_ccm_state_is_an_error_naming_the_field() {
         let v = json!({"status": {"platformStatus": {"type": "External",
             "external": {"cloudControllerManager": {"state": "Enabled"}}}}});
-        let err = parse(v).expect_err("unknown state").to_string();
+        let err = format!("{:#}", parse(v).expect_err("unknown state"));
         assert!(
             err.contains("status.platformStatus.external.cloudControllerManager.state: unknown state \"Enabled\""),
             "{err}"
@@ -292,8 +292,7 @@ mod tests {
     fn missing_platform_status_is_an_error() {
         let err = parse(json!({"status": {"platform": "AWS"}})).expect_err("no platformStatus");
         assert!(
-            err.to_string()
-                .contains("infra.yaml: status.platformStatus is missing"),
+            format!("{err:#}").contains("infra.yaml: status.platformStatus is missing"),
             "{err}"
         );
     }
@@ -302,7 +301,7 @@ mod tests {
     fn unknown_platform_is_an_error_naming_the_field() {
         let err = parse(infra("Moon")).expect_err("unknown");
         assert!(
-            err.to_string()
+            format!("{err:#}")
                 .starts_with("infra.yaml: status.platformStatus.type: unknown platform \"Moon\""),
             "{err}"
         );
@@ -312,8 +311,7 @@ mod tests {
     fn wrong_type_is_an_error_naming_the_field() {
         let err = parse(json!({"status": {"platformStatus": {"type": 7}}})).expect_err("type");
         assert!(
-            err.to_string()
-                .starts_with("infra.yaml: status.platformStatus.type: invalid type"),
+            format!("{err:#}").starts_with("infra.yaml: status.platformStatus.type: invalid type"),
             "{err}"
         );
     }
@@ -324,7 +322,7 @@ mod tests {
         v["status"]["infrastructureName"] = json!("x \\\n--evil=1");
         let err = parse(v).expect_err("bad name");
         assert!(
-            err.to_string().contains("status.infrastructureName"),
+            format!("{err:#}").contains("status.infrastructureName"),
             "{err}"
         );
     }

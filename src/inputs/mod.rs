@@ -51,8 +51,7 @@ pub fn read_text(path: &Utf8Path) -> Result<String> {
 
 /// Parses an input's text into its YAML/JSON documents.
 pub fn parse_documents(text: &str, path: &Utf8Path) -> Result<Vec<Value>> {
-    ccm_catalogue::yaml::documents(text)
-        .map_err(|err| anyhow!("{path}: not valid YAML or JSON: {err}"))
+    ccm_catalogue::yaml::documents(text).with_context(|| format!("{path}: not valid YAML or JSON"))
 }
 
 /// Picks the one object of `kind` out of a document stream. When the stream holds several, the
@@ -218,7 +217,7 @@ mod tests {
         let docs = vec![json!({"kind": "ConfigMap"}), json!({"kind": "Secret"})];
         let err = pick_object(docs, "Proxy", &[], p()).expect_err("missing");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "in.yaml: no Proxy object (the file holds ConfigMap, Secret)"
         );
     }
@@ -228,7 +227,7 @@ mod tests {
         let docs = vec![json!({"kind": "Proxy\nerror: forged"})];
         let err = pick_object(docs, "Infrastructure", &[], p()).expect_err("missing");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "in.yaml: no Infrastructure object (the file holds \"Proxy\\nerror: forged\")"
         );
         let docs = vec![
@@ -237,8 +236,7 @@ mod tests {
         ];
         let err = pick_object(docs, "Proxy", &[], p()).expect_err("ambiguous");
         assert!(
-            err.to_string()
-                .contains("2 Proxy objects (\"a\\u{1b}[2J\", b)"),
+            format!("{err:#}").contains("2 Proxy objects (\"a\\u{1b}[2J\", b)"),
             "{err}"
         );
     }
@@ -261,7 +259,7 @@ mod tests {
         ];
         let err = pick_object(docs, "ConfigMap", &["c"], p()).expect_err("ambiguous");
         assert!(
-            err.to_string().contains("2 ConfigMap objects (a, b)"),
+            format!("{err:#}").contains("2 ConfigMap objects (a, b)"),
             "{err}"
         );
     }
@@ -271,7 +269,7 @@ mod tests {
         let doc = json!({"apiVersion": "config.openshift.io/v2", "kind": "Proxy"});
         let err = check_api_version(&doc, "config.openshift.io", &["v1"], p()).expect_err("bad");
         assert!(
-            err.to_string().contains("\"config.openshift.io/v2\""),
+            format!("{err:#}").contains("\"config.openshift.io/v2\""),
             "{err}"
         );
     }
@@ -290,8 +288,7 @@ mod tests {
         }
         let err = typed::<S>(&json!({"status": {"name": 3}}), p()).expect_err("wrong type");
         assert!(
-            err.to_string()
-                .starts_with("in.yaml: status.name: invalid type"),
+            format!("{err:#}").starts_with("in.yaml: status.name: invalid type"),
             "{err}"
         );
     }
@@ -307,7 +304,7 @@ mod tests {
         let err = typed::<S>(&json!({"data": {"a\nerror: forged": null}}), p())
             .expect_err("null is not a string");
         assert!(
-            err.to_string()
+            format!("{err:#}")
                 .starts_with("in.yaml: \"data.a\\nerror: forged\": invalid type: null"),
             "{err}"
         );
@@ -321,6 +318,6 @@ mod tests {
         f.set_len(MAX_INPUT_BYTES + 10).expect("grow");
         let path = Utf8Path::from_path(&file).expect("utf8");
         let err = read_text(path).expect_err("too big");
-        assert!(err.to_string().contains("16 MiB input limit"), "{err}");
+        assert!(format!("{err:#}").contains("16 MiB input limit"), "{err}");
     }
 }

@@ -59,23 +59,27 @@ mod tests {
         let images = parse(text, "i.yaml".into()).expect("parses");
         assert_eq!(images.get("token-minter"), Some("quay.io/h/h:1"));
         assert_eq!(images.release.as_deref(), Some("4.19.0"));
-        let err = parse(
-            &text.replace("quay.io/h/h:1", "not an image!"),
-            "i.yaml".into(),
-        )
-        .expect_err("bad image")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            parse(
+                &text.replace("quay.io/h/h:1", "not an image!"),
+                "i.yaml".into(),
+            )
+            .expect_err("bad image")
+        );
         assert!(
             err.starts_with("i.yaml: spec.tags[0] (token-minter): from.name:"),
             "{err}"
         );
         // The standalone reader's checks hold here too: it is the same reader.
-        let err = parse(
-            &text.replace("kind: DockerImage", "kind: ImageStreamTag"),
-            "i.yaml".into(),
-        )
-        .expect_err("not a pull spec")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            parse(
+                &text.replace("kind: DockerImage", "kind: ImageStreamTag"),
+                "i.yaml".into(),
+            )
+            .expect_err("not a pull spec")
+        );
         assert_eq!(
             err,
             "i.yaml: spec.tags[0] (token-minter): from.kind: \"ImageStreamTag\" is not DockerImage"

@@ -1,7 +1,7 @@
 //! The cluster `Proxy` object (`config.openshift.io/v1`).
 
 use super::{object_from_text, read_text};
-use anyhow::{Result, anyhow};
+use anyhow::{Context as _, Result};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::typed;
 use serde::Deserialize;
@@ -102,14 +102,14 @@ pub fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
 
 fn check(fields: Fields, at: &str, path: &Utf8Path) -> Result<(ProxyEnv, String)> {
     use ccm_catalogue::validate::{no_proxy, proxy_url};
-    let named = |field: &str, err: anyhow::Error| anyhow!("{path}: {at}.{field}: {err}");
+    let named = |field: &str| format!("{path}: {at}.{field}");
     if !fields.http_proxy.is_empty() {
-        proxy_url(&fields.http_proxy).map_err(|e| named("httpProxy", e))?;
+        proxy_url(&fields.http_proxy).with_context(|| named("httpProxy"))?;
     }
     if !fields.https_proxy.is_empty() {
-        proxy_url(&fields.https_proxy).map_err(|e| named("httpsProxy", e))?;
+        proxy_url(&fields.https_proxy).with_context(|| named("httpsProxy"))?;
     }
-    no_proxy(&fields.no_proxy).map_err(|e| named("noProxy", e))?;
+    no_proxy(&fields.no_proxy).with_context(|| named("noProxy"))?;
     Ok((
         ProxyEnv {
             http_proxy: fields.http_proxy,
@@ -149,12 +149,15 @@ mod tests {
     #[test]
     fn bad_proxy_url_names_the_field() {
         let err = load_text("apiVersion: config.openshift.io/v1\nkind: Proxy\nstatus:\n  httpsProxy: \"proxy:3128\"\n").expect_err("bad");
-        assert!(err.to_string().contains(": status.httpsProxy: "), "{err}");
+        assert!(
+            format!("{err:#}").contains(": status.httpsProxy: "),
+            "{err}"
+        );
     }
 
     #[test]
     fn wrong_kind_is_refused() {
         let err = load_text("apiVersion: v1\nkind: ConfigMap\n").expect_err("kind");
-        assert!(err.to_string().contains("no Proxy object"), "{err}");
+        assert!(format!("{err:#}").contains("no Proxy object"), "{err}");
     }
 }

@@ -26,7 +26,7 @@ use super::plan::{self, Change, Plan, check_dest};
 use super::recover::{self, Leftovers};
 use super::report::WriteReport;
 use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 
@@ -107,9 +107,9 @@ impl Dest {
             if failpoint::is_crash(&err) {
                 return Err(err);
             }
-            journal::finish(&self.path, &journal).map_err(|again| {
-                anyhow!(
-                    "--dest-dir {}: the update stopped half done ({again}); the next ccm-render run on it completes the update recorded in {}",
+            journal::finish(&self.path, &journal).with_context(|| {
+                format!(
+                    "--dest-dir {}: the update stopped half done (the next ccm-render run on it completes the update recorded in {})",
                     self.path,
                     names::join(&self.path, names::JOURNAL)
                 )

@@ -74,7 +74,7 @@ impl Flush {
                 record(&mut each);
                 each.sync_each(what)
             }
-            Err(err) => Err(anyhow!("{what}: flushing the filesystem: {err}")),
+            Err(err) => Err(err).with_context(|| format!("{what}: flushing the filesystem")),
         }
     }
 
@@ -89,18 +89,24 @@ impl Flush {
                 Ok(meta) => meta,
                 // Removed since (an emptied folder): nothing of it left to flush.
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(err) => bail!("{what}: flushing {dir}: {err}"),
+                Err(err) => return Err(err).with_context(|| format!("{what}: flushing {dir}")),
             };
             if !devices.contains(&meta.dev()) {
                 let handle = match std::fs::File::open(dir) {
                     Ok(handle) => handle,
                     Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(err) => bail!("{what}: opening {dir} to flush it: {err}"),
+                    Err(err) => {
+                        return Err(err)
+                            .with_context(|| format!("{what}: opening {dir} to flush it"));
+                    }
                 };
                 match sync_filesystem(&handle) {
                     Ok(true) => {}
                     Ok(false) => return self.sync_each(what),
-                    Err(err) => bail!("{what}: flushing the filesystem of {dir}: {err}"),
+                    Err(err) => {
+                        return Err(err)
+                            .with_context(|| format!("{what}: flushing the filesystem of {dir}"));
+                    }
                 }
                 devices.insert(meta.dev());
             }
@@ -121,7 +127,9 @@ impl Flush {
                     .sync_all()
                     .with_context(|| format!("{what}: flushing {path}"))?,
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-                Err(err) => bail!("{what}: opening {path} to flush it: {err}"),
+                Err(err) => {
+                    return Err(err).with_context(|| format!("{what}: opening {path} to flush it"));
+                }
             }
         }
         Ok(())
@@ -175,7 +183,8 @@ pub(super) fn stage(dir: &Utf8Path, file: &File, what: &str) -> Result<Utf8PathB
     let path = temp
         .into_temp_path()
         .keep()
-        .map_err(|err| anyhow!("{what}: keeping a temporary file in {dir}: {}", err.error))?;
+        .map_err(|err| err.error)
+        .with_context(|| format!("{what}: keeping a temporary file in {dir}"))?;
     Utf8PathBuf::from_path_buf(path)
         .map_err(|path| anyhow!("{what}: {} is not UTF-8", path.display()))
 }
@@ -238,7 +247,8 @@ pub fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<(
     // On error the temporary file is removed as it is dropped.
     let handle = temp
         .persist(path)
-        .map_err(|err| anyhow!("{what}: renaming into {path}: {}", err.error))?;
+        .map_err(|err| err.error)
+        .with_context(|| format!("{what}: renaming into {path}"))?;
     drop(handle);
     sync_dir(dir).with_context(|| format!("{what}: flushing {dir}"))
 }
@@ -339,7 +349,7 @@ mod tests {
         };
         let err = replace_single_file(&root.join("ignition.json"), &file, "--ignition")
             .expect_err("a directory");
-        assert!(err.to_string().contains("is a directory"), "{err}");
+        assert!(format!("{err:#}").contains("is a directory"), "{err}");
         std::fs::remove_dir_all(root.join("ignition.json")).expect("rm");
         replace_single_file(&root.join("ignition.json"), &file, "--ignition").expect("writes");
         let names: Vec<_> = std::fs::read_dir(root)

@@ -28,7 +28,7 @@ use super::names;
 use super::plan::Plan;
 use super::report::WriteReport;
 use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow};
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
 use rustix::fs::{Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
@@ -221,7 +221,9 @@ impl Staging {
             Err(
                 Errno::EXIST | Errno::NOTEMPTY | Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP,
             ) => Ok(false),
-            Err(err) => bail!("--dest-dir: renaming {} to {target}: {err}", self.path),
+            Err(err) => {
+                Err(err).with_context(|| format!("--dest-dir: renaming {} to {target}", self.path))
+            }
         }
     }
 
@@ -233,11 +235,8 @@ impl Staging {
     }
 
     fn error(&self, doing: &str, relative: &str, err: Errno) -> anyhow::Error {
-        anyhow!(
-            "--dest-dir: {doing} {}/{relative}: {}",
-            self.path,
-            std::io::Error::from(err)
-        )
+        anyhow::Error::new(std::io::Error::from(err))
+            .context(format!("--dest-dir: {doing} {}/{relative}", self.path))
     }
 }
 

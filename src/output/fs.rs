@@ -1,7 +1,7 @@
 //! What the writing steps ask of the filesystem before they act: whether a path is missing,
 //! whether a folder inside `--dest-dir` is a real one, and creating `--dest-dir` itself.
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 
 /// Whether a path does not exist (also when a file stands where a folder of the path should).
@@ -22,7 +22,7 @@ pub fn probe_dir(dir: &Utf8Path) -> Result<bool> {
         }
         Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
         Err(err) if missing(&err) => Ok(false),
-        Err(err) => bail!("--dest-dir: {dir}: {err}"),
+        Err(err) => Err(err).with_context(|| format!("--dest-dir: {dir}")),
     }
 }
 
@@ -34,7 +34,7 @@ pub fn create_root(dir: &Utf8Path) -> Result<()> {
         Ok(meta) if meta.is_dir() => return Ok(()),
         Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-        Err(err) => bail!("--dest-dir: {dir}: {err}"),
+        Err(err) => return Err(err).with_context(|| format!("--dest-dir: {dir}")),
     }
     if std::fs::symlink_metadata(dir).is_ok() {
         bail!("--dest-dir: {dir} is a symbolic link to nowhere");
@@ -47,6 +47,6 @@ pub fn create_root(dir: &Utf8Path) -> Result<()> {
     match std::fs::create_dir(dir) {
         Ok(()) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
-        Err(err) => bail!("--dest-dir: creating {dir}: {err}"),
+        Err(err) => Err(err).with_context(|| format!("--dest-dir: creating {dir}")),
     }
 }

@@ -84,7 +84,7 @@ pub(super) fn read(dest: &Utf8Path) -> Result<Option<Journal>> {
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(err) if super::fs::missing(&err) => return Ok(None),
-        Err(err) => bail!("--dest-dir: reading {path}: {err}"),
+        Err(err) => return Err(err).with_context(|| format!("--dest-dir: reading {path}")),
     };
     let journal: Journal = serde_json::from_str(&text).with_context(|| {
         format!("--dest-dir: {path} is not a journal this version of ccm-render wrote; move it away once {dest} is checked")
@@ -191,7 +191,7 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
                         bail!("--dest-dir: {dir} vanished while it was being created");
                     }
                 }
-                Err(err) => bail!("--dest-dir: creating {dir}: {err}"),
+                Err(err) => return Err(err).with_context(|| format!("--dest-dir: creating {dir}")),
             }
             if let Some(mode) = mode {
                 // Exactly `mode`, whatever the umask (and again after a crash right after mkdir).
@@ -207,7 +207,9 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
             match std::fs::rename(&from, &to) {
                 Ok(()) => {}
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound && !from.exists() => {}
-                Err(err) => bail!("--dest-dir: renaming into {to}: {err}"),
+                Err(err) => {
+                    return Err(err).with_context(|| format!("--dest-dir: renaming into {to}"));
+                }
             }
             flush.dir(&parent_of(&from));
             flush.dir(&parent_of(&to));
@@ -218,7 +220,9 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
             match std::fs::remove_file(&file) {
                 Ok(()) => {}
                 Err(err) if super::fs::missing(&err) => {}
-                Err(err) => bail!("--dest-dir: removing {file}: {err}"),
+                Err(err) => {
+                    return Err(err).with_context(|| format!("--dest-dir: removing {file}"));
+                }
             }
             flush.dir(&parent_of(&file));
         }
@@ -230,7 +234,7 @@ fn take(dest: &Utf8Path, step: &Step, flush: &mut Flush, checked: &mut Vec<Strin
                 // and keeping a folder loses nothing.
                 if !super::fs::missing(&err) && err.kind() != std::io::ErrorKind::DirectoryNotEmpty
                 {
-                    bail!("--dest-dir: removing {dir}: {err}");
+                    return Err(err).with_context(|| format!("--dest-dir: removing {dir}"));
                 }
             }
             flush.dir(&parent_of(&dir));
@@ -289,7 +293,7 @@ mod tests {
         ];
         for step in bad {
             let err = check(&Journal::new(vec![step.clone()])).expect_err("refused");
-            assert!(!err.to_string().is_empty(), "{step:?}");
+            assert!(!format!("{err:#}").is_empty(), "{step:?}");
         }
         let good = Journal::new(vec![Step::Rename {
             from: "manifests/.ccm-render-tmp-abc".into(),

@@ -22,7 +22,7 @@
 //! [`TIMEOUT_VAR`], then exits 2 naming the directory and the holder.
 
 use super::names;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
 use rustix::fs::{Mode, OFlags};
 use std::fs::TryLockError;
@@ -82,10 +82,10 @@ fn take(dest: &Utf8Path, kind: Kind) -> Result<Option<DirLock>> {
         let dir = match rustix::fs::open(dest.as_str(), flags, Mode::empty()) {
             Ok(fd) => std::fs::File::from(fd),
             Err(rustix::io::Errno::NOENT) => return Ok(None),
-            Err(err) => bail!(
-                "--dest-dir {dest}: opening it to lock it: {}",
-                std::io::Error::from(err)
-            ),
+            Err(err) => {
+                return Err(std::io::Error::from(err))
+                    .with_context(|| format!("--dest-dir {dest}: opening it to lock it"));
+            }
         };
         wait(dest, &dir, timeout, || match kind {
             Kind::Exclusive => dir.try_lock(),
@@ -120,7 +120,9 @@ fn wait(
         match try_lock() {
             Ok(()) => return Ok(()),
             Err(TryLockError::WouldBlock) => {}
-            Err(TryLockError::Error(err)) => bail!("--dest-dir {dest}: locking it: {err}"),
+            Err(TryLockError::Error(err)) => {
+                return Err(err).with_context(|| format!("--dest-dir {dest}: locking it"));
+            }
         }
         let waited = start.elapsed();
         if waited >= timeout {
@@ -212,7 +214,7 @@ mod tests {
         let err =
             wait(dest, &other, Duration::from_millis(50), || other.try_lock()).expect_err("held");
         assert!(start.elapsed() >= Duration::from_millis(50));
-        let message = err.to_string();
+        let message = format!("{err:#}");
         assert!(
             message.contains(&format!("a render, pid {}", std::process::id())),
             "{message}"

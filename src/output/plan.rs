@@ -6,7 +6,7 @@
 use super::names;
 use super::recover::Leftovers;
 use super::tree::{File, PRUNABLE, Tree};
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::os::unix::fs::PermissionsExt as _;
 
@@ -26,12 +26,14 @@ pub fn check_dest(dest: &Utf8Path) -> Result<()> {
                     Err(err) if super::fs::missing(&err) => {
                         ancestor = dir.parent();
                     }
-                    Err(err) => bail!("--dest-dir {dest}: {dir}: {err}"),
+                    Err(err) => {
+                        return Err(err).with_context(|| format!("--dest-dir {dest}: {dir}"));
+                    }
                 }
             }
             Ok(())
         }
-        Err(err) => Err(anyhow!("--dest-dir {dest}: {err}")),
+        Err(err) => Err(err).with_context(|| format!("--dest-dir {dest}")),
     }
 }
 
@@ -133,7 +135,7 @@ fn contents(dest: &Utf8Path) -> Result<Contents> {
     let entries = match std::fs::read_dir(dest) {
         Ok(entries) => entries,
         Err(err) if super::fs::missing(&err) => return Ok(Contents::Missing),
-        Err(err) => bail!("--dest-dir {dest}: {err}"),
+        Err(err) => return Err(err).with_context(|| format!("--dest-dir {dest}")),
     };
     for entry in entries {
         let entry = entry.with_context(|| format!("--dest-dir: listing {dest}"))?;
@@ -225,7 +227,7 @@ fn probe_dir_or_missing(dest: &Utf8Path) -> Result<bool> {
         Ok(meta) if meta.is_dir() => Ok(true),
         Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
         Err(err) if super::fs::missing(&err) => Ok(false),
-        Err(err) => bail!("--dest-dir {dest}: {err}"),
+        Err(err) => Err(err).with_context(|| format!("--dest-dir {dest}")),
     }
 }
 
@@ -249,7 +251,7 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
         let meta = match std::fs::symlink_metadata(&dir) {
             Ok(meta) => meta,
             Err(err) if super::fs::missing(&err) => continue,
-            Err(err) => bail!("--dest-dir: {dir}: {err}"),
+            Err(err) => return Err(err).with_context(|| format!("--dest-dir: {dir}")),
         };
         if meta.file_type().is_symlink() {
             stale.links.push(relative);
@@ -308,6 +310,6 @@ pub fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
             }))
         }
         Err(err) if super::fs::missing(&err) => Ok(None),
-        Err(err) => bail!("--dest-dir: {path}: {err}"),
+        Err(err) => Err(err).with_context(|| format!("--dest-dir: {path}")),
     }
 }

@@ -15,7 +15,7 @@ use super::durable;
 use super::journal;
 use super::names;
 use super::tree::PRUNABLE;
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result};
 use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeSet;
 
@@ -93,7 +93,10 @@ pub(super) fn recover(dest: &Utf8Path) -> Result<Leftovers> {
         match removed {
             Ok(()) => {}
             Err(err) if super::fs::missing(&err) => {}
-            Err(err) => bail!("--dest-dir: removing the temporary file {path}: {err}"),
+            Err(err) => {
+                return Err(err)
+                    .with_context(|| format!("--dest-dir: removing the temporary file {path}"));
+            }
         }
     }
     Ok(found)
@@ -118,7 +121,7 @@ fn temporary_files(dest: &Utf8Path) -> Result<Vec<Utf8PathBuf>> {
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(err) if super::fs::missing(&err) => continue,
-            Err(err) => bail!("--dest-dir: listing {dir}: {err}"),
+            Err(err) => return Err(err).with_context(|| format!("--dest-dir: listing {dir}")),
         };
         for entry in entries {
             let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;

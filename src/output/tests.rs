@@ -54,7 +54,7 @@ fn dest_that_is_a_file_is_refused() {
     let file = tempfile::NamedTempFile::new().expect("temp");
     let dest = Utf8Path::from_path(file.path()).expect("utf8");
     let err = write(&sample_tree(), dest).expect_err("a file");
-    assert!(err.to_string().contains("is not a directory"), "{err}");
+    assert!(format!("{err:#}").contains("is not a directory"), "{err}");
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn a_failed_prune_restores_removed_files_and_written_ones() {
     let _socket =
         std::os::unix::net::UnixListener::bind(dest.join("manifests/z.sock")).expect("socket");
     let err = apply(&sample_tree(), &dest, true).expect_err("fails");
-    assert!(err.to_string().contains("z.sock"), "{err}");
+    assert!(format!("{err:#}").contains("z.sock"), "{err}");
     assert_eq!(
         std::fs::read_to_string(dest.join("manifests/a-stale.yaml")).expect("restored"),
         "old"
@@ -194,7 +194,7 @@ fn a_symlinked_folder_is_never_followed_by_prune() {
     std::fs::remove_dir_all(dest.join("config")).expect("rm");
     std::os::unix::fs::symlink(outside.path(), dest.join("config")).expect("symlink");
     let err = plan(&sample_tree(), &dest, true).expect_err("refused");
-    assert!(err.to_string().contains("symbolic link"), "{err}");
+    assert!(format!("{err:#}").contains("symbolic link"), "{err}");
 }
 
 fn file(text: &str, mode: u32) -> File {
@@ -391,7 +391,7 @@ fn a_full_disk_at_any_step_leaves_the_old_tree_or_completes_the_update() {
                 let after = snapshot(dest);
                 if &after != old {
                     assert!(
-                        err.to_string().contains("completes the update"),
+                        format!("{err:#}").contains("completes the update"),
                         "step {step}: {err:#}"
                     );
                     assert!(after.contains_key(JOURNAL_FILE), "step {step}");

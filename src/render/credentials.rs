@@ -5,7 +5,7 @@
 //! Pure: the Secret was read by `inputs::credentials`. No error message quotes a value.
 
 use crate::inputs::credentials::{Credentials, Secret, SecretValue};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::providers::{AzureInjection, CredentialSource, CredentialsSpec};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -58,7 +58,7 @@ pub fn secret_files(
                     )
                 })?;
                 azure_cloud_config(cloud_conf, secret, *options)
-                    .map_err(|e| anyhow!("{path}: Secret {}: {e}", secret.id()))?
+                    .with_context(|| format!("{path}: Secret {}", secret.id()))?
             }
         };
         out.files.insert(file.path.clone(), contents);
@@ -143,7 +143,7 @@ fn azure_cloud_config(
         .filter(|v| !v.is_empty())
         .ok_or_else(|| anyhow!("azure_client_secret should be set up (missing or empty)"))?;
     let mut config: serde_json::Map<String, Value> = serde_json::from_str(cloud_conf)
-        .map_err(|e| anyhow!("the transformed cloud config is not a JSON object: {e}"))?;
+        .context("the transformed cloud config is not a JSON object")?;
     config.insert("aadClientId".to_string(), Value::String(client_id));
     config.insert("aadClientSecret".to_string(), Value::String(client_secret));
     if options.disable_identity_extension_auth && config.contains_key("useManagedIdentityExtension")
@@ -244,7 +244,7 @@ mod tests {
         let held = creds(vec![secret("kube-system", "aws-creds", &[("k", "v")])]);
         let err = secret_files("gcp", &spec, &held, None).expect_err("wrong secret");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "creds.yaml: gcp reads the Secret kube-system/gcp-credentials, but the file holds kube-system/aws-creds"
         );
     }
@@ -255,7 +255,7 @@ mod tests {
         let held = creds(vec![secret("kube-system", "s", &[("other", "hunter2")])]);
         let err = secret_files("openstack", &spec, &held, None).expect_err("no key");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "creds.yaml: Secret kube-system/s has no key \"clouds.yaml\""
         );
     }
@@ -321,7 +321,10 @@ mod tests {
     fn azure_needs_the_cloud_config() {
         let err = secret_files("azure", &azure_spec(true), &azure_secret(&[]), None)
             .expect_err("no cloud config");
-        assert!(err.to_string().contains("pass --cloud-config too"), "{err}");
+        assert!(
+            format!("{err:#}").contains("pass --cloud-config too"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -329,7 +332,10 @@ mod tests {
         let held = azure_secret(&[("azure_federated_token_file", "/var/run/token")]);
         let err = secret_files("azure", &azure_spec(true), &held, Some(AZURE))
             .expect_err("workload identity");
-        assert!(err.to_string().contains("static pod cannot mount"), "{err}");
+        assert!(
+            format!("{err:#}").contains("static pod cannot mount"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -342,8 +348,7 @@ mod tests {
         let err =
             secret_files("azure", &azure_spec(true), &held, Some(AZURE)).expect_err("no secret");
         assert!(
-            err.to_string()
-                .contains("azure_client_secret should be set up"),
+            format!("{err:#}").contains("azure_client_secret should be set up"),
             "{err}"
         );
     }
@@ -372,9 +377,11 @@ mod tests {
             })
         );
         let other = creds(vec![secret("kube-system", "aws-creds", &[])]);
-        let err = post_install_secret("digitalocean", "digitalocean", &spec, &other, "ns")
-            .expect_err("not held")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            post_install_secret("digitalocean", "digitalocean", &spec, &other, "ns")
+                .expect_err("not held")
+        );
         assert!(
             err.contains("reads the Secret kube-system/digitalocean"),
             "{err}"

@@ -10,7 +10,7 @@
 //! rejects a whole bundle for a trailing blank line; and a certificate that two sources share
 //! appears once.
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use base64::Engine as _;
 use std::collections::BTreeSet;
 
@@ -36,7 +36,7 @@ pub fn bundle(sources: &[(String, &str)]) -> Result<Option<String>> {
     let mut seen = BTreeSet::new();
     let mut out = String::new();
     for (origin, text) in sources {
-        let blocks = certificates(text).map_err(|e| anyhow!("{origin}: {e}"))?;
+        let blocks = certificates(text).with_context(|| origin.clone())?;
         for block in blocks {
             if seen.insert(block.der) {
                 out.push_str(&block.pem);
@@ -79,14 +79,16 @@ fn certificates(text: &str) -> Result<Vec<Block>> {
                     }
                     let der = base64::engine::general_purpose::STANDARD
                         .decode(body.as_bytes())
-                        .map_err(|e| anyhow!("certificate at line {start}: bad base64: {e}"))?;
+                        .with_context(|| format!("certificate at line {start}: bad base64"))?;
                     match x509_parser::parse_x509_certificate(&der) {
                         Ok(([], _)) => {}
                         Ok(_) => bail!(
                             "certificate at line {start}: trailing bytes after the certificate"
                         ),
                         Err(e) => {
-                            bail!("certificate at line {start}: not an X.509 certificate: {e}")
+                            return Err(e).with_context(|| {
+                                format!("certificate at line {start}: not an X.509 certificate")
+                            });
                         }
                     }
                     blocks.push(Block {
@@ -178,7 +180,7 @@ mod tests {
         let text = format!("{ONE}-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
         let err = run(&[src("--ca-bundle x.pem", &text)]).expect_err("key");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "--ca-bundle x.pem: line 12: a PRIVATE KEY block; only CERTIFICATE blocks belong in a CA bundle"
         );
     }
@@ -188,8 +190,7 @@ mod tests {
         let text = "-----BEGIN CERTIFICATE-----\naGVsbG8=\n-----END CERTIFICATE-----\n";
         let err = run(&[src("a", text)]).expect_err("not x509");
         assert!(
-            err.to_string()
-                .starts_with("a: certificate at line 1: not an X.509 certificate"),
+            format!("{err:#}").starts_with("a: certificate at line 1: not an X.509 certificate"),
             "{err}"
         );
     }
@@ -197,17 +198,10 @@ mod tests {
     #[test]
     fn bad_base64_and_truncated_blocks_are_refused() {
         let bad = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n";
-        assert!(
-            run(&[src("a", bad)])
-                .expect_err("b64")
-                .to_string()
-                .contains("bad base64")
-        );
+        assert!(format!("{:#}", run(&[src("a", bad)]).expect_err("b64")).contains("bad base64"));
         let truncated = ONE.lines().take(4).collect::<Vec<_>>().join("\n");
         assert!(
-            run(&[src("a", &truncated)])
-                .expect_err("truncated")
-                .to_string()
+            format!("{:#}", run(&[src("a", &truncated)]).expect_err("truncated"))
                 .contains("without an END line")
         );
     }
@@ -215,6 +209,6 @@ mod tests {
     #[test]
     fn a_file_without_certificates_is_refused() {
         let err = run(&[src("a", "just text\n")]).expect_err("empty");
-        assert_eq!(err.to_string(), "a: holds no PEM certificate");
+        assert_eq!(format!("{err:#}"), "a: holds no PEM certificate");
     }
 }

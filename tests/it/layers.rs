@@ -11,7 +11,9 @@
 //! Things are imported from where they live: no module re-exports (`pub use`) another crate's
 //! item. And no platform is compared as a string past the inputs layer ([`platform_strings`]).
 
+mod flattened_errors;
 mod platform_strings;
+mod source;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

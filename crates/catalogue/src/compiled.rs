@@ -330,24 +330,28 @@ mod tests {
 
     #[test]
     fn a_broken_asset_fails_the_compile_naming_the_file_and_the_field() {
-        let err = compile_edited("aws/provider.yaml", |text| {
-            text.replace(
-                "resourceName: aws-cloud-controller-manager",
-                "resourceName: AWS",
-            )
-        })
-        .expect_err("broken descriptor")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            compile_edited("aws/provider.yaml", |text| {
+                text.replace(
+                    "resourceName: aws-cloud-controller-manager",
+                    "resourceName: AWS",
+                )
+            })
+            .expect_err("broken descriptor")
+        );
         assert!(
             err.ends_with("assets/aws/provider.yaml: spec.resourceName: \"AWS\" is not a DNS label (lower-case letters, digits and '-', starting and ending with a letter or digit)"),
             "{err}"
         );
-        let err = compile_edited(
-            "gcp/manifests/deployment-gcp-cloud-controller-manager.yaml",
-            |text| text.replacen("kind: Deployment", "kind: Deployment\nkind: Pod", 1),
-        )
-        .expect_err("duplicate key")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            compile_edited(
+                "gcp/manifests/deployment-gcp-cloud-controller-manager.yaml",
+                |text| text.replacen("kind: Deployment", "kind: Deployment\nkind: Pod", 1),
+            )
+            .expect_err("duplicate key")
+        );
         assert!(
             err.contains("assets/gcp/manifests/deployment-gcp-cloud-controller-manager.yaml: not valid YAML: duplicate key"),
             "{err}"
@@ -356,23 +360,24 @@ mod tests {
 
     #[test]
     fn a_release_delta_that_does_not_fit_fails_the_compile_naming_the_file_and_the_field() {
-        let err = compile_edited("releases/4.21.yaml", |text| {
+        let err  = format!("{:#}", compile_edited("releases/4.21.yaml", |text| {
             text.replace(
                 "ValidatingAdmissionPolicyBinding/openshift-cloud-controller-manager-cloud-provider-aws",
                 "ValidatingAdmissionPolicyBinding/nothing",
             )
         })
-        .expect_err("a removal of an object that is not there")
-        .to_string();
+        .expect_err("a removal of an object that is not there"));
         assert!(
             err.ends_with("assets/releases/4.21.yaml: spec.providers.aws: remove[1]: no object ValidatingAdmissionPolicyBinding/nothing"),
             "{err}"
         );
-        let err = compile_edited("releases/4.18.yaml", |text| {
-            text.replace("azureEntries: false", "azureEntries: maybe")
-        })
-        .expect_err("a bad behaviour switch")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            compile_edited("releases/4.18.yaml", |text| {
+                text.replace("azureEntries: false", "azureEntries: maybe")
+            })
+            .expect_err("a bad behaviour switch")
+        );
         assert!(
             err.contains(
                 "assets/releases/4.18.yaml: spec.behaviour.cloudConfig.azureEntries: invalid type"
@@ -411,14 +416,16 @@ mod tests {
     fn an_older_release_bootstrap_pod_is_held_to_that_release_s_ccm() {
         // --requestheader-uid-headers came with k8s.io/cloud-provider 1.32: the AWS CCM of 4.23
         // registers it, that of 4.18 does not (assets/aws/provider.yaml spec.ccm.releases).
-        let err = compile_edited("aws/bootstrap/pod.yaml", |text| {
-            text.replace(
-                "--v=2",
-                "--requestheader-uid-headers=X-Uid \\\n        --v=2",
-            )
-        })
-        .expect_err("4.18 lacks the flag")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            compile_edited("aws/bootstrap/pod.yaml", |text| {
+                text.replace(
+                    "--v=2",
+                    "--requestheader-uid-headers=X-Uid \\\n        --v=2",
+                )
+            })
+            .expect_err("4.18 lacks the flag")
+        );
         assert!(
             err.contains("/assets/releases/4.18.yaml: spec.providers.aws: Pod/aws-bootstrap-cloud-controller-manager: spec.containers[0].command: --requestheader-uid-headers is not a flag this CCM registers"),
             "{err}"
@@ -427,11 +434,13 @@ mod tests {
 
     #[test]
     fn two_built_in_providers_serving_one_platform_fail_the_compile() {
-        let err = compile_edited("gcp/provider.yaml", |text| {
-            text.replace("platform: GCP", "platform: AWS")
-        })
-        .expect_err("clash")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            compile_edited("gcp/provider.yaml", |text| {
+                text.replace("platform: GCP", "platform: AWS")
+            })
+            .expect_err("clash")
+        );
         assert!(err.contains("serves what"), "{err}");
     }
 
@@ -448,7 +457,7 @@ mod tests {
             .get::<ProviderEntry>("provider/moon")
             .expect_err("absent");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "the built-in catalogue has no provider/moon"
         );
     }

@@ -12,7 +12,7 @@ use crate::json_fields::{at, kind_of, name_of, typed};
 use crate::platform::HostedPlatform;
 use crate::provider_dir::FolderText;
 use crate::providers::one_object;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -208,7 +208,7 @@ fn parse_component(
     let Some(text) = files.get("component.yaml") else {
         bail!("{path}: is missing");
     };
-    let value = one_object(text).map_err(|e| anyhow!("{path}: {e}"))?;
+    let value = one_object(text).with_context(|| path.clone())?;
     let descriptor: ComponentDescriptor = typed(&value, camino::Utf8Path::new(&path))?;
     check_descriptor(&descriptor, platform, &path)?;
     let object = |file: &str| -> Result<Value> {
@@ -216,7 +216,7 @@ fn parse_component(
         let text = files
             .get(file)
             .ok_or_else(|| anyhow!("{at}: is missing ({path} names it)"))?;
-        let value = one_object(text).map_err(|e| anyhow!("{at}: {e}"))?;
+        let value = one_object(text).with_context(|| at.clone())?;
         if kind_of(&value).is_empty() || name_of(&value).is_empty() {
             bail!("{at}: needs a kind and a metadata.name");
         }
@@ -273,7 +273,7 @@ fn check_descriptor(d: &ComponentDescriptor, folder: &str, path: &str) -> Result
         bail!("{path}: expected apiVersion ccm-render.openshift.io/v1alpha1, kind HostedComponent");
     }
     crate::validate::dns_label(&d.metadata.name)
-        .map_err(|e| anyhow!("{path}: metadata.name: {e}"))?;
+        .with_context(|| format!("{path}: metadata.name"))?;
     match d.spec.platform.component_folder() {
         Some(name) if name == folder => {}
         Some(name) => bail!(
@@ -298,9 +298,9 @@ fn check_descriptor(d: &ComponentDescriptor, folder: &str, path: &str) -> Result
     }
     if let Some(minter) = &d.spec.token_minter {
         crate::validate::dns_label(&minter.service_account_name)
-            .map_err(|e| anyhow!("{path}: spec.tokenMinter.serviceAccountName: {e}"))?;
+            .with_context(|| format!("{path}: spec.tokenMinter.serviceAccountName"))?;
         crate::validate::namespace(&minter.service_account_namespace)
-            .map_err(|e| anyhow!("{path}: spec.tokenMinter.serviceAccountNamespace: {e}"))?;
+            .with_context(|| format!("{path}: spec.tokenMinter.serviceAccountNamespace"))?;
     }
     Ok(())
 }
@@ -368,11 +368,13 @@ mod tests {
 
     #[test]
     fn an_unknown_adapter_names_the_file_and_the_field() {
-        let err = edited("aws/component.yaml", |t| {
-            t.replace("adapt: awsCloudConfig", "adapt: nothing")
-        })
-        .expect_err("unknown adapter")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            edited("aws/component.yaml", |t| {
+                t.replace("adapt: awsCloudConfig", "adapt: nothing")
+            })
+            .expect_err("unknown adapter")
+        );
         assert!(
             err.ends_with(
                 "hosted/aws/component.yaml: spec.manifests[0].adapt: unknown adapter \"nothing\""
@@ -383,11 +385,13 @@ mod tests {
 
     #[test]
     fn a_platform_in_the_wrong_folder_is_refused() {
-        let err = edited("gcp/component.yaml", |t| {
-            t.replace("platform: GCP", "platform: AWS")
-        })
-        .expect_err("wrong folder")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            edited("gcp/component.yaml", |t| {
+                t.replace("platform: GCP", "platform: AWS")
+            })
+            .expect_err("wrong folder")
+        );
         assert!(
             err.ends_with(
                 "hosted/gcp/component.yaml: spec.platform: AWS belongs in the folder aws"
@@ -398,22 +402,26 @@ mod tests {
 
     #[test]
     fn a_platform_without_a_hosted_ccm_and_an_unknown_one_are_refused() {
-        let err = edited("gcp/component.yaml", |t| {
-            t.replace("platform: GCP", "platform: Agent")
-        })
-        .expect_err("no CCM")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            edited("gcp/component.yaml", |t| {
+                t.replace("platform: GCP", "platform: Agent")
+            })
+            .expect_err("no CCM")
+        );
         assert!(
             err.ends_with(
                 "hosted/gcp/component.yaml: spec.platform: HyperShift builds no CCM for Agent (hosted platforms: AWS, KubeVirt, Azure, PowerVS, OpenStack, GCP)"
             ),
             "{err}"
         );
-        let err = edited("gcp/component.yaml", |t| {
-            t.replace("platform: GCP", "platform: VSphere")
-        })
-        .expect_err("unknown")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            edited("gcp/component.yaml", |t| {
+                t.replace("platform: GCP", "platform: VSphere")
+            })
+            .expect_err("unknown")
+        );
         assert!(
             err.ends_with("hosted/gcp/component.yaml: spec.platform: unknown platform \"VSphere\" (known: AWS, None, IBMCloud, Agent, KubeVirt, Azure, PowerVS, OpenStack, GCP)"),
             "{err}"
@@ -422,14 +430,16 @@ mod tests {
 
     #[test]
     fn a_container_image_that_is_not_a_payload_tag_is_refused() {
-        let err = edited("gcp/deployment.yaml", |t| {
-            t.replace(
-                "image: gcp-cloud-controller-manager",
-                "image: quay.io/x/y:1",
-            )
-        })
-        .expect_err("not a tag")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            edited("gcp/deployment.yaml", |t| {
+                t.replace(
+                    "image: gcp-cloud-controller-manager",
+                    "image: quay.io/x/y:1",
+                )
+            })
+            .expect_err("not a tag")
+        );
         assert!(
             err.contains("hosted/gcp/deployment.yaml: spec.template.spec.containers[0].image"),
             "{err}"
@@ -442,13 +452,15 @@ mod tests {
         folder
             .files
             .insert("aws/extra.yaml".into(), "kind: ConfigMap\n".into());
-        let err = parse(&folder).expect_err("extra").to_string();
+        let err = format!("{:#}", parse(&folder).expect_err("extra"));
         assert!(err.contains("hosted/aws/extra.yaml: not named by"), "{err}");
-        let err = edited("aws/component.yaml", |t| {
-            t.replace("tlsArgs: true", "tlsArgs: true\n    tlsFlags: true")
-        })
-        .expect_err("unknown field")
-        .to_string();
+        let err = format!(
+            "{:#}",
+            edited("aws/component.yaml", |t| {
+                t.replace("tlsArgs: true", "tlsArgs: true\n    tlsFlags: true")
+            })
+            .expect_err("unknown field")
+        );
         assert!(
             err.contains(
                 "hosted/aws/component.yaml: spec.deployment.tlsFlags: unknown field `tlsFlags`"

@@ -5,7 +5,7 @@
 //! build.rs compiles this file too (it checks the built-in providers with it): it may use only
 //! the crates build.rs has and no other module of the crate.
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 use camino::Utf8Path;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -81,12 +81,12 @@ pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
         } else {
             field
         };
-        let inner = err.into_inner();
-        if field == "." {
-            anyhow!("{path}: {inner}")
+        let place = if field == "." {
+            path.to_string()
         } else {
-            anyhow!("{path}: {field}: {inner}")
-        }
+            format!("{path}: {field}")
+        };
+        anyhow::Error::new(err.into_inner()).context(place)
     })
 }
 

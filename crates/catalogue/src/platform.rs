@@ -252,7 +252,7 @@ mod tests {
         assert_eq!(back, Platform::OVirt);
         let err = serde_json::from_value::<Platform>(serde_json::json!("Moon"))
             .expect_err("unknown name");
-        assert_eq!(err.to_string(), "unknown platform \"Moon\"");
+        assert_eq!(format!("{err:#}"), "unknown platform \"Moon\"");
     }
 
     #[test]
@@ -267,7 +267,7 @@ mod tests {
         let err = serde_json::from_value::<HostedPlatform>(serde_json::json!("Moon"))
             .expect_err("unknown name");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "unknown platform \"Moon\" (known: AWS, None, IBMCloud, Agent, KubeVirt, Azure, PowerVS, OpenStack, GCP)"
         );
     }

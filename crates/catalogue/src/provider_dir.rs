@@ -189,7 +189,7 @@ mod tests {
         std::fs::write(root.join("outside.yaml"), "x").expect("write");
         std::os::unix::fs::symlink(root.join("outside.yaml"), p.join("provider.yaml"))
             .expect("symlink");
-        let err = read_folder(&p).expect_err("escapes").to_string();
+        let err = format!("{:#}", read_folder(&p).expect_err("escapes"));
         assert!(
             err.contains("symbolic link leaves the provider folder"),
             "{err}"
@@ -203,9 +203,10 @@ mod tests {
         std::fs::create_dir_all(root.join("elsewhere/oci")).expect("mkdir");
         std::os::unix::fs::symlink(root.join("elsewhere/oci"), root.join("providers/oci"))
             .expect("symlink");
-        let err = read_folders(&root.join("providers"))
-            .expect_err("escapes")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            read_folders(&root.join("providers")).expect_err("escapes")
+        );
         assert!(
             err.contains("symbolic link leaves the provider directory"),
             "{err}"
@@ -227,7 +228,7 @@ mod tests {
         let (_guard, root) = tmp();
         let f = std::fs::File::create(root.join("provider.yaml")).expect("create");
         f.set_len(MAX_FILE_BYTES + 1).expect("grow");
-        let err = read_folder(&root).expect_err("too big").to_string();
+        let err = format!("{:#}", read_folder(&root).expect_err("too big"));
         assert!(err.contains("KiB limit"), "{err}");
     }
 
@@ -235,10 +236,10 @@ mod tests {
     fn deep_nesting_and_loose_files_are_refused() {
         let (_guard, root) = tmp();
         std::fs::create_dir_all(root.join("p/manifests/deeper")).expect("mkdir");
-        let err = read_folder(&root.join("p")).expect_err("deep").to_string();
+        let err = format!("{:#}", read_folder(&root.join("p")).expect_err("deep"));
         assert!(err.contains("nested"), "{err}");
         std::fs::write(root.join("loose.yaml"), "x").expect("write");
-        let err = read_folders(&root).expect_err("loose file").to_string();
+        let err = format!("{:#}", read_folders(&root).expect_err("loose file"));
         assert!(err.contains("is not a folder"), "{err}");
     }
 }

@@ -21,7 +21,7 @@ pub mod template;
 
 use crate::catalogue::Catalogue;
 use crate::catalogue::Releases;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::providers::{Parsed, Provider};
 use ccm_catalogue::releases::Release;
 pub use checkout::Checkout;
@@ -167,8 +167,8 @@ pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
 /// names (`kind: …`), or the extra document's separator.
 fn decode_at(at: &str, source: &str, text: &str, asset: &platforms::Asset) -> Result<Value> {
     decode(text, asset).map_err(|e| {
-        let e = e.to_string();
-        let line = if e.starts_with("holds ") {
+        let message = e.to_string();
+        let line = if message.starts_with("holds ") {
             source
                 .lines()
                 .enumerate()
@@ -176,12 +176,12 @@ fn decode_at(at: &str, source: &str, text: &str, asset: &platforms::Asset) -> Re
                 .map(|(i, _)| i)
                 .last()
         } else {
-            let field = format!("{}:", e.split(':').next().unwrap_or_default());
+            let field = format!("{}:", message.split(':').next().unwrap_or_default());
             source.lines().position(|l| l.starts_with(&field))
         };
         match line {
-            Some(i) => anyhow!("{at}:{}: {e}", i + 1),
-            None => anyhow!("{at}: {e}"),
+            Some(i) => e.context(format!("{at}:{}", i + 1)),
+            None => e.context(at.to_string()),
         }
     })
 }
@@ -192,7 +192,7 @@ fn decode_at(at: &str, source: &str, text: &str, asset: &platforms::Asset) -> Re
 /// target's types, so `value: false` in an env var is the string "false"). The object carries
 /// the Go type's apiVersion, as CCCMO's typed client applies it.
 fn decode(text: &str, asset: &platforms::Asset) -> Result<Value> {
-    let docs = ccm_catalogue::yaml::documents(text).map_err(|e| anyhow!("not valid YAML: {e}"))?;
+    let docs = ccm_catalogue::yaml::documents(text).context("not valid YAML")?;
     let [mut object] = <[Value; 1]>::try_from(docs).map_err(|docs| {
         anyhow!(
             "holds {} YAML documents; CCCMO decodes one object per file",

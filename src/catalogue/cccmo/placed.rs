@@ -9,7 +9,7 @@
 //! with the render's own placement of the same probes; anything else is refused.
 
 use super::platforms::Platform;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::providers::{EnvSource, Provider};
 use ccm_catalogue::script::Script;
 use serde_json::Value;
@@ -155,9 +155,9 @@ pub fn check(
     provider: &Provider,
     keys: &[&str],
 ) -> Result<()> {
-    let expected = expected(object, provider, keys).map_err(|e| {
-        anyhow!(
-            "{at}:{line}: the render step cannot place {} here ({e}); ccm-render does not yet know how CCCMO applies it",
+    let expected = expected(object, provider, keys).with_context(|| {
+        format!(
+            "{at}:{line}: the render step cannot place {} here (ccm-render does not yet know how CCCMO applies it)",
             keys.join(", ")
         )
     })?;

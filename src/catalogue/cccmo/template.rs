@@ -299,16 +299,17 @@ mod tests {
 
     #[test]
     fn a_missing_key_is_an_error_naming_the_line_even_in_an_if() {
-        let err = run("a\nb: {{ .nope }}").expect_err("missing").to_string();
+        let err = format!("{:#}", run("a\nb: {{ .nope }}").expect_err("missing"));
         assert!(
             err.starts_with("t.yaml:2: map has no entry for key \"nope\""),
             "{err}"
         );
-        let err = run("a\n\n{{ if .nope }}x{{ end }}")
-            .expect_err("missing")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            run("a\n\n{{ if .nope }}x{{ end }}").expect_err("missing")
+        );
         assert!(err.starts_with("t.yaml:3: map has no entry"), "{err}");
-        let err = run("{{ .images.Nope }}").expect_err("field").to_string();
+        let err = format!("{:#}", run("{{ .images.Nope }}").expect_err("field"));
         assert!(
             err.contains("can't evaluate field Nope in type aws.imagesReference"),
             "{err}"
@@ -334,7 +335,7 @@ mod tests {
             "{{ end }}",
             "{{ .name ",
         ] {
-            let err = run(&format!("a\n{action}")).expect_err(action).to_string();
+            let err = format!("{:#}", run(&format!("a\n{action}")).expect_err(action));
             assert!(err.starts_with("t.yaml:2: "), "{action}: {err}");
         }
     }

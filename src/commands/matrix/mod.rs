@@ -646,7 +646,7 @@ mod tests {
         assert_eq!(names, want);
         assert!(chosen_releases(&[]).expect("none").is_none());
         let err = chosen_releases(&["4.99".into()]).expect_err("unknown");
-        assert!(err.to_string().starts_with("--release: 4.99"), "{err}");
+        assert!(format!("{err:#}").starts_with("--release: 4.99"), "{err}");
     }
 
     #[test]

@@ -248,8 +248,7 @@ mod tests {
         assert_eq!(aws[NETWORK], scratch.join("aws").join(NETWORK));
         let err = files("acme", Some(&user), &scratch).expect_err("no samples");
         assert!(
-            err.to_string()
-                .starts_with("provider acme has no sample inputs built in"),
+            format!("{err:#}").starts_with("provider acme has no sample inputs built in"),
             "{err}"
         );
         std::fs::create_dir_all(user.join("acme")).expect("mkdir");

@@ -161,11 +161,17 @@ pub fn staged(assets: &Utf8Path, plan: &Plan) -> Result<Assets> {
         std::fs::write(root.join(path), text)
             .with_context(|| format!("{}: cannot write", root.join(path)))?;
     }
+    // Each message of the chain names the copy; the chain is rebuilt naming `assets` instead.
     read(&root).map_err(|e| {
-        anyhow!(
-            "{}",
-            format!("{e:#}").replace(root.as_str(), assets.as_str())
-        )
+        let mut messages: Vec<String> = e
+            .chain()
+            .map(|cause| cause.to_string().replace(root.as_str(), assets.as_str()))
+            .collect();
+        let innermost = anyhow::Error::msg(messages.pop().unwrap_or_default());
+        messages
+            .into_iter()
+            .rev()
+            .fold(innermost, anyhow::Error::context)
     })
 }
 

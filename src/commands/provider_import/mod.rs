@@ -214,7 +214,7 @@ fn plan_files(
     let mut existing: BTreeMap<String, Value> = BTreeMap::new();
     for (file, text) in read_folder(&assets.join(&dir))?.files {
         let object = ccm_catalogue::providers::one_object(&text)
-            .map_err(|e| anyhow!("{assets}/{dir}/{file}: {e}"))?;
+            .with_context(|| format!("{assets}/{dir}/{file}"))?;
         existing.insert(file, object);
     }
     let mut held = Vec::new();
@@ -249,7 +249,8 @@ fn write(path: &Utf8Path, text: &str) -> Result<()> {
     std::io::Write::write_all(&mut file, text.as_bytes())
         .with_context(|| format!("{path}: cannot write"))?;
     file.persist(path)
-        .map_err(|e| anyhow!("{path}: cannot write: {}", e.error))?;
+        .map_err(|e| e.error)
+        .with_context(|| format!("{path}: cannot write"))?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@ use super::facts::Facts;
 use super::release_file::{self, is_empty, text_of};
 use super::report::Report;
 use crate::catalogue::cccmo::Checkout;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
 use ccm_catalogue::compiled;
 use ccm_catalogue::releases::data::{self, Delta};
@@ -149,9 +149,9 @@ fn delta_blocks(
         {
             continue;
         }
-        let generated = manifests_delta(manifests, older_manifests).map_err(|e| {
-            anyhow!(
-                "{}: spec.providers.{provider}: cannot be written as a delta of release {}: {e}",
+        let generated = manifests_delta(manifests, older_manifests).with_context(|| {
+            format!(
+                "{}: spec.providers.{provider}: cannot be written as a delta of release {}",
                 file_of(assets, older_name),
                 expected.names[newer]
             )

@@ -65,16 +65,15 @@ mod tests {
         assert!(env.is_aro_hcp());
         assert_eq!(env.get("NO_PROXY"), "a,b");
         assert_eq!(env.get("HTTP_PROXY"), "");
-        let err = parse(&["PATH=/bin".into()])
-            .expect_err("refused")
-            .to_string();
+        let err = format!("{:#}", parse(&["PATH=/bin".into()]).expect_err("refused"));
         assert!(
             err.starts_with("--operator-env \"PATH\": not a variable"),
             "{err}"
         );
-        let err = parse(&["MANAGED_SERVICE".into()])
-            .expect_err("refused")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            parse(&["MANAGED_SERVICE".into()]).expect_err("refused")
+        );
         assert!(err.contains("expected KEY=VALUE"), "{err}");
     }
 }

@@ -130,16 +130,18 @@ mod tests {
 
     #[test]
     fn custom_without_its_block_and_an_unknown_type_are_refused() {
-        let err = tls_args(Some(&profile("Custom")), Utf8Path::new("h"))
-            .expect_err("refused")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            tls_args(Some(&profile("Custom")), Utf8Path::new("h")).expect_err("refused")
+        );
         assert!(
             err.contains("tlsSecurityProfile.custom is missing"),
             "{err}"
         );
-        let err = tls_args(Some(&profile("Strict")), Utf8Path::new("h"))
-            .expect_err("refused")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            tls_args(Some(&profile("Strict")), Utf8Path::new("h")).expect_err("refused")
+        );
         assert!(
             err.contains("tlsSecurityProfile.type: unknown profile \"Strict\""),
             "{err}"

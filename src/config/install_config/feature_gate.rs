@@ -181,9 +181,7 @@ mod tests {
     #[test]
     fn bad_feature_sets_and_gates_name_the_field() {
         let err = |set: &str, entries: &[&str]| {
-            parse(set, &gates(entries))
-                .expect_err("invalid")
-                .to_string()
+            format!("{:#}", parse(set, &gates(entries)).expect_err("invalid"))
         };
         assert!(err("Default", &[]).starts_with("featureSet: \"Default\": supported values: \"\""));
         assert_eq!(

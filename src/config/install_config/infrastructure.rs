@@ -3,7 +3,7 @@
 //! `external/infrastructure.go`).
 
 use super::{InstallConfig, Platform, Vips};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::platform::Platform as PlatformType;
 use serde_json::{Map, Value, json};
 
@@ -351,12 +351,11 @@ fn openstack_vips(v: &Vips, ic: &InstallConfig) -> Result<Vips> {
     let mut v = v.clone();
     if v.api_vips.is_empty() {
         let first = machine_networks(ic)?.first().cloned().unwrap_or_default();
-        let cidr = super::net::parse_cidr(&first)
-            .map_err(|e| anyhow!("networking.machineNetwork[0].cidr: {e}"))?;
+        let cidr = super::net::parse_cidr(&first).context("networking.machineNetwork[0].cidr")?;
         let host = |n: u8| {
-            cidr.host(n).map(|ip| vec![ip.to_string()]).map_err(|e| {
-                anyhow!("networking.machineNetwork[0].cidr: cannot default the VIPs: {e}")
-            })
+            cidr.host(n)
+                .map(|ip| vec![ip.to_string()])
+                .context("networking.machineNetwork[0].cidr: cannot default the VIPs")
         };
         v.api_vips = host(5)?;
         if v.ingress_vips.is_empty() {

@@ -35,7 +35,7 @@ pub use platform::{Gated, Platform};
 mod proxy;
 mod types;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use decode::typed;
 use serde_json::Value;
@@ -130,7 +130,7 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     }
     let doc = docs.remove(0);
     if ccm_catalogue::json_fields::kind_of(&doc) != "ConfigMap" {
-        return parse(&doc).map_err(|err| anyhow!("{path}: {err}"));
+        return parse(&doc).with_context(|| path.to_string());
     }
     crate::inputs::check_api_version(&doc, "", &["v1"], path)?;
     let inner = match doc.pointer("/data/install-config") {
@@ -142,14 +142,14 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     };
     let origin = format!("{path} (data.install-config)");
     let mut docs = ccm_catalogue::yaml::documents(inner)
-        .map_err(|err| anyhow!("{origin}: not valid YAML or JSON: {err}"))?;
+        .with_context(|| format!("{origin}: not valid YAML or JSON"))?;
     if docs.len() != 1 {
         bail!(
             "{origin}: holds {} YAML documents; an install-config is one",
             docs.len()
         );
     }
-    parse(&docs.remove(0)).map_err(|err| anyhow!("{origin}: {err}"))
+    parse(&docs.remove(0)).with_context(|| origin.clone())
 }
 
 /// Checks a parsed install-config as the installer's validation does for the fields read here
@@ -180,10 +180,10 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     if base_domain.is_empty() {
         bail!("baseDomain: required");
     }
-    ccm_catalogue::validate::dns_subdomain(base_domain).map_err(|e| anyhow!("baseDomain: {e}"))?;
+    ccm_catalogue::validate::dns_subdomain(base_domain).context("baseDomain")?;
     let cluster_domain = format!("{}.{base_domain}", d.metadata.name);
     ccm_catalogue::validate::dns_subdomain(&cluster_domain)
-        .map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
+        .with_context(|| format!("baseDomain: {cluster_domain:?}"))?;
 
     let (control_plane_replicas, arbiter_replicas, compute_replicas) =
         replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
@@ -249,7 +249,7 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
 pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
     let mut notes = ic.notes.clone();
     let infra_id = if let Some(name) = &options.infrastructure_name {
-        infra_id::check(name).map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
+        infra_id::check(name).context("--infrastructure-name")?;
         name.clone()
     } else {
         let name = format!(
@@ -393,7 +393,7 @@ fn cidrs<'a>(
         } else {
             format!("{at}[{i}].{field}")
         };
-        let cidr = net::parse_cidr(text).map_err(|e| anyhow!("{place}: {e}"))?;
+        let cidr = net::parse_cidr(text).with_context(|| place.clone())?;
         out.push(cidr.to_string());
     }
     if out.is_empty() && !default.is_empty() {

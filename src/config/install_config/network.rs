@@ -8,7 +8,7 @@
 //! and `pkg/asset/manifests/network.go`.
 
 use super::{Platform, net, types};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use serde_json::{Value, json};
 use std::net::IpAddr;
 
@@ -95,7 +95,7 @@ pub fn parse(
     };
     let mut service = Vec::new();
     for (i, text) in service_texts.iter().enumerate() {
-        let cidr = net::parse_cidr(text).map_err(|e| anyhow!("{service_field}[{i}]: {e}"))?;
+        let cidr = net::parse_cidr(text).with_context(|| format!("{service_field}[{i}]"))?;
         service.push(cidr.to_string());
     }
 
@@ -118,7 +118,7 @@ fn cluster_networks(
     let mut cluster: Vec<ClusterNetwork> = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let at = format!("{field}[{i}]");
-        let cidr = net::parse_cidr(&entry.cidr).map_err(|e| anyhow!("{at}.cidr: {e}"))?;
+        let cidr = net::parse_cidr(&entry.cidr).with_context(|| format!("{at}.cidr"))?;
         let bits: i64 = if cidr.ip.is_ipv4() { 32 } else { 128 };
         let mut host_prefix = entry.host_prefix;
         if host_prefix == 0 && entry.host_subnet_length != 0 {
@@ -378,9 +378,10 @@ mod tests {
     }
 
     fn err(v: &Value, platform: &Platform, machine: &[&str]) -> String {
-        parse_for(v, platform, machine)
-            .expect_err("invalid")
-            .to_string()
+        format!(
+            "{:#}",
+            parse_for(v, platform, machine).expect_err("invalid")
+        )
     }
 
     #[test]

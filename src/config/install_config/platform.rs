@@ -13,7 +13,7 @@ use super::{
     Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
     Vips, vsphere,
 };
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::Value;
 
 /// install-config `platform.external.cloudControllerManager` and Infrastructure
@@ -205,7 +205,7 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
         if p.arm_endpoint.is_empty() {
             bail!("{at}.armEndpoint: required");
         }
-        https_url(&p.arm_endpoint).map_err(|e| anyhow!("{at}.armEndpoint: {e}"))?;
+        https_url(&p.arm_endpoint).with_context(|| format!("{at}.armEndpoint"))?;
     }
     Ok(p)
 }
@@ -343,7 +343,7 @@ fn check_endpoint(e: &ServiceEndpoint, at: &str) -> Result<()> {
     if e.name.is_empty() {
         bail!("{at}.name: required");
     }
-    https_url(&e.url).map_err(|err| anyhow!("{at}.url: {err}"))
+    https_url(&e.url).with_context(|| format!("{at}.url"))
 }
 
 fn https_url(url: &str) -> Result<()> {
@@ -370,7 +370,8 @@ pub fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
             name.len()
         )));
     }
-    ccm_catalogue::validate::dns_subdomain(name).map_err(|e| bad(e.to_string()))?;
+    ccm_catalogue::validate::dns_subdomain(name)
+        .with_context(|| format!("metadata.name: {name:?}"))?;
     match platform {
         Platform::Gcp(_) | Platform::Azure(_)
             if !name.starts_with(|c: char| c.is_ascii_lowercase()) =>

@@ -3,7 +3,7 @@
 //! cluster itself must reach directly (`BuildNoProxySet`, `createNoProxy`).
 
 use super::{InstallConfig, Platform, types};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -13,14 +13,12 @@ pub fn check(p: &types::Proxy) -> Result<()> {
         bail!("proxy: must include httpProxy or httpsProxy");
     }
     if !p.http_proxy.is_empty() {
-        ccm_catalogue::validate::proxy_url(&p.http_proxy)
-            .map_err(|e| anyhow!("proxy.httpProxy: {e}"))?;
+        ccm_catalogue::validate::proxy_url(&p.http_proxy).context("proxy.httpProxy")?;
     }
     if !p.https_proxy.is_empty() {
-        ccm_catalogue::validate::proxy_url(&p.https_proxy)
-            .map_err(|e| anyhow!("proxy.httpsProxy: {e}"))?;
+        ccm_catalogue::validate::proxy_url(&p.https_proxy).context("proxy.httpsProxy")?;
     }
-    ccm_catalogue::validate::no_proxy(&p.no_proxy).map_err(|e| anyhow!("proxy.noProxy: {e}"))
+    ccm_catalogue::validate::no_proxy(&p.no_proxy).context("proxy.noProxy")
 }
 
 /// The Proxy object.

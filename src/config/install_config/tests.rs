@@ -15,7 +15,7 @@ fn base() -> Value {
 
 #[allow(clippy::needless_pass_by_value)] // callers build the document inline
 fn err(doc: Value) -> String {
-    parse(&doc).expect_err("invalid").to_string()
+    format!("{:#}", parse(&doc).expect_err("invalid"))
 }
 
 #[test]
@@ -165,9 +165,10 @@ fn platforms_needing_cloud_facts_name_every_missing_input() {
     let mut d = base();
     d["platform"] = json!({"azure": {"region": "centralus"}});
     let ic = parse(&d).expect("valid");
-    let e = derive(&ic, &Options::default())
-        .expect_err("needs --cloud-config")
-        .to_string();
+    let e = format!(
+        "{:#}",
+        derive(&ic, &Options::default()).expect_err("needs --cloud-config")
+    );
     assert!(
         e.contains("--credentials (the installer's Azure credentials Secret, for azure_subscription_id and azure_tenant_id)")
             && e.contains("--cloud-config"),
@@ -181,7 +182,7 @@ fn platforms_needing_cloud_facts_name_every_missing_input() {
     let mut d = base();
     d["platform"] = json!({"ibmcloud": {"region": "us-south"}});
     let ic = parse(&d).expect("valid");
-    let e = derive(&ic, &given).expect_err("needs the CRN").to_string();
+    let e = format!("{:#}", derive(&ic, &given).expect_err("needs the CRN"));
     assert!(e.contains("--ibm-instance-crn"), "{e}");
 }
 

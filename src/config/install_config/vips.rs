@@ -2,7 +2,7 @@
 
 use super::net;
 use super::types::Vips;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 
 /// The VIP lists: deprecated single values converted, each an IP address, and the lists given
 /// together (`pkg/types/validation/installconfig.go` validateVIPsForPlatform).
@@ -30,7 +30,7 @@ pub(super) fn vips(p: &mut Vips, at: &str, required: bool) -> Result<()> {
     }
     for (field, list) in [("apiVIPs", &p.api_vips), ("ingressVIPs", &p.ingress_vips)] {
         for (i, vip) in list.iter().enumerate() {
-            net::parse_ip(vip).map_err(|e| anyhow!("{at}.{field}[{i}]: {e}"))?;
+            net::parse_ip(vip).with_context(|| format!("{at}.{field}[{i}]"))?;
         }
     }
     if required && p.api_vips.is_empty() {

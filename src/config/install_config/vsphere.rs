@@ -327,39 +327,46 @@ mod tests {
     #[test]
     fn the_legacy_form_needs_a_datacenter_and_a_datastore() {
         let mut notes = Vec::new();
-        let e = parse(
-            &json!({"vCenter": "vc", "defaultDatastore": "DS1"}),
-            "platform.vsphere",
-            &mut notes,
-        )
-        .expect_err("no datacenter")
-        .to_string();
+        let e = format!(
+            "{:#}",
+            parse(
+                &json!({"vCenter": "vc", "defaultDatastore": "DS1"}),
+                "platform.vsphere",
+                &mut notes,
+            )
+            .expect_err("no datacenter")
+        );
         assert_eq!(
             e,
             "platform.vsphere.datacenter: must specify the datacenter"
         );
-        let e = parse(
-            &json!({"vCenter": "vc", "datacenter": "DC1"}),
-            "platform.vsphere",
-            &mut notes,
-        )
-        .expect_err("no datastore")
-        .to_string();
+        let e = format!(
+            "{:#}",
+            parse(
+                &json!({"vCenter": "vc", "datacenter": "DC1"}),
+                "platform.vsphere",
+                &mut notes,
+            )
+            .expect_err("no datastore")
+        );
         assert_eq!(
             e,
             "platform.vsphere.defaultDatastore: must specify the default datastore"
         );
-        let e = parse(&json!({}), "platform.vsphere", &mut notes)
-            .expect_err("nothing")
-            .to_string();
+        let e = format!(
+            "{:#}",
+            parse(&json!({}), "platform.vsphere", &mut notes).expect_err("nothing")
+        );
         assert!(e.starts_with("platform.vsphere.vcenters: required"), "{e}");
-        let e = parse(
-            &json!({"vcenters": [{"server": "vc", "datacenters": ["DC1"]}]}),
-            "platform.vsphere",
-            &mut notes,
-        )
-        .expect_err("no failure domain")
-        .to_string();
+        let e = format!(
+            "{:#}",
+            parse(
+                &json!({"vcenters": [{"server": "vc", "datacenters": ["DC1"]}]}),
+                "platform.vsphere",
+                &mut notes,
+            )
+            .expect_err("no failure domain")
+        );
         assert!(
             e.starts_with("platform.vsphere.failureDomains: required"),
             "{e}"
@@ -375,7 +382,7 @@ mod tests {
                 ..VSphereFailureDomain::default()
             };
             fd.topology.host_group = host_group.into();
-            check_zone_types(&fd, "fd").map_err(|e| e.to_string())
+            check_zone_types(&fd, "fd").map_err(|e| format!("{e:#}"))
         };
         assert_eq!(fd("", "", ""), Ok(()));
         assert_eq!(fd("Datacenter", "ComputeCluster", ""), Ok(()));

@@ -12,7 +12,7 @@
 //! against `testdata/conformance/images.json`, CCCMO's images.json).
 
 use super::super::shown;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -93,7 +93,7 @@ pub fn read_tags(
             // The release version names the stream; Kubernetes names are DNS subdomains
             // (`4.20.15`, `4.21.0-0.nightly-2026-01-01-000000`), which also keeps it printable.
             ccm_catalogue::validate::dns_subdomain(name)
-                .map_err(|e| anyhow!("{path}: metadata.name: {}: {e}", shown(name)))?;
+                .with_context(|| format!("{path}: metadata.name: {}", shown(name)))?;
             Some(name.clone())
         }
         Some(other) => bail!(
@@ -148,7 +148,7 @@ pub fn read_tags(
             ),
         };
         ccm_catalogue::validate::image_reference(image)
-            .map_err(|err| anyhow!("{path}: {field}: from.name: {err}"))?;
+            .with_context(|| format!("{path}: {field}: from.name"))?;
         entries.insert(key.to_string(), image.clone());
     }
     Ok(Parsed { entries, release })
@@ -238,7 +238,7 @@ mod tests {
             ),
         ];
         for (stream, want) in cases {
-            let err = parse(&stream, p()).err().expect("refused").to_string();
+            let err = format!("{:#}", parse(&stream, p()).err().expect("refused"));
             assert!(err.starts_with(want), "{err}\nwant {want}");
         }
     }
@@ -249,6 +249,9 @@ mod tests {
         let err = parse(&json!({"spec": {"tags": [tag, tag]}}), p())
             .err()
             .expect("refused");
-        assert!(err.to_string().contains("appears more than once"), "{err}");
+        assert!(
+            format!("{err:#}").contains("appears more than once"),
+            "{err}"
+        );
     }
 }

@@ -7,7 +7,7 @@
 pub mod image_stream;
 
 use super::{parse_documents, pick_object, read_text};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::kind_of;
 use serde_json::Value;
@@ -61,7 +61,7 @@ impl Images {
             // reported when a provider needs that key, not here.
             if !image.is_empty() {
                 ccm_catalogue::validate::image_reference(image)
-                    .map_err(|err| anyhow!("{origin}: {}: {err}", super::shown(key)))?;
+                    .with_context(|| format!("{origin}: {}", super::shown(key)))?;
             }
         }
         Ok(Self {
@@ -110,8 +110,8 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
             bail!("{path}: data.\"images.json\" is not a string");
         };
         let origin = format!("{path} (data.\"images.json\")");
-        let object: Value = serde_json::from_str(json_text)
-            .map_err(|err| anyhow!("{origin}: not valid JSON: {err}"))?;
+        let object: Value =
+            serde_json::from_str(json_text).with_context(|| format!("{origin}: not valid JSON"))?;
         (object, origin)
     } else {
         match <[Value; 1]>::try_from(docs) {
@@ -178,7 +178,7 @@ mod tests {
             .get("cloudControllerManagerGCP", "the gcp provider")
             .expect_err("missing");
         assert!(
-            err.to_string()
+            format!("{err:#}")
                 .ends_with("no \"cloudControllerManagerGCP\" entry, which the gcp provider needs"),
             "{err}"
         );
@@ -188,7 +188,7 @@ mod tests {
     fn invalid_reference_is_refused_naming_the_key() {
         let err = load_text(r#"{"cloudControllerManagerAWS": "quay.io/a b"}"#).expect_err("bad");
         assert!(
-            err.to_string().contains(": cloudControllerManagerAWS: "),
+            format!("{err:#}").contains(": cloudControllerManagerAWS: "),
             "{err}"
         );
     }
@@ -198,7 +198,7 @@ mod tests {
         let err =
             load_text("apiVersion: v1\nkind: ConfigMap\ndata:\n  other: x\n").expect_err("no key");
         assert!(
-            err.to_string().contains("no data.\"images.json\" key"),
+            format!("{err:#}").contains("no data.\"images.json\" key"),
             "{err}"
         );
     }
@@ -228,7 +228,7 @@ mod tests {
             .get("cloudControllerManagerGCP", "the gcp provider")
             .expect_err("missing");
         assert!(
-            err.to_string().ends_with(
+            format!("{err:#}").ends_with(
                 "(spec.tags): no tag gcp-cloud-controller-manager (images.json key \"cloudControllerManagerGCP\"), which the gcp provider needs"
             ),
             "{err}"
@@ -246,8 +246,7 @@ mod tests {
         let text = format!("{STREAM}---\napiVersion: v1\nkind: ConfigMap\ndata: {{}}\n");
         let err = load_text(&text).expect_err("ambiguous");
         assert!(
-            err.to_string()
-                .contains("both a ConfigMap and an ImageStream"),
+            format!("{err:#}").contains("both a ConfigMap and an ImageStream"),
             "{err}"
         );
     }
@@ -256,8 +255,7 @@ mod tests {
     fn non_string_image_is_refused() {
         let err = load_text(r#"{"cloudControllerManagerAWS": 3}"#).expect_err("number");
         assert!(
-            err.to_string()
-                .contains("expected a string image reference"),
+            format!("{err:#}").contains("expected a string image reference"),
             "{err}"
         );
     }

@@ -128,10 +128,10 @@ pub fn check_target(path: &Utf8Path, flag: &str) -> Result<()> {
                 Ok(meta) if meta.is_dir() => Ok(()),
                 Ok(_) => bail!("{flag} {path}: {dir} is not a directory"),
                 Err(err) if missing(&err) => bail!("{flag} {path}: folder {dir} does not exist"),
-                Err(err) => bail!("{flag} {path}: {dir}: {err}"),
+                Err(err) => Err(err).with_context(|| format!("{flag} {path}: {dir}")),
             }
         }
-        Err(err) => bail!("{flag} {path}: {err}"),
+        Err(err) => Err(err).with_context(|| format!("{flag} {path}")),
     }
 }
 
@@ -147,7 +147,7 @@ fn read_file(path: &Utf8Path, flag: &str) -> Result<Option<File>> {
         }
         Ok(_) => bail!("{flag} {path}: exists and is not a regular file"),
         Err(err) if missing(&err) => Ok(None),
-        Err(err) => bail!("{flag} {path}: {err}"),
+        Err(err) => Err(err).with_context(|| format!("{flag} {path}")),
     }
 }
 

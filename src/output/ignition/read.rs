@@ -23,8 +23,7 @@ pub struct Contents {
 /// Reads an Ignition config's files (those with `data:` sources: the ones this tool writes).
 /// An error names what is wrong, never a file's contents.
 pub fn files_of(bytes: &[u8]) -> Result<Contents> {
-    let config: Value =
-        serde_json::from_slice(bytes).map_err(|e| anyhow!("not an Ignition config (JSON): {e}"))?;
+    let config: Value = serde_json::from_slice(bytes).context("not an Ignition config (JSON)")?;
     let version = config
         .pointer("/ignition/version")
         .and_then(Value::as_str)
@@ -63,7 +62,7 @@ pub fn files_of(bytes: &[u8]) -> Result<Contents> {
                 let mut plain = Vec::new();
                 flate2::read::GzDecoder::new(data.as_slice())
                     .read_to_end(&mut plain)
-                    .map_err(|e| anyhow!("file {path}: contents are not gzip: {e}"))?;
+                    .with_context(|| format!("file {path}: contents are not gzip"))?;
                 data = plain;
             }
             Some(other) => bail!("file {path}: unknown compression {other:?}"),
@@ -103,7 +102,7 @@ pub(super) fn decode_data_url(url: &str) -> Result<Vec<u8>> {
     if meta.ends_with(";base64") {
         base64::engine::general_purpose::STANDARD
             .decode(data)
-            .map_err(|e| anyhow!("data: URL is not valid base64: {e}"))
+            .context("data: URL is not valid base64")
     } else {
         percent_decode(data)
     }

@@ -9,7 +9,7 @@ use std::os::unix::fs::PermissionsExt as _;
 /// --dest-dir`), with its place on the node, in the stage's order. A symbolic link there is an
 /// error: the stage must not copy what the render did not write.
 pub fn placed_files(dest: &Utf8Path, manifests: bool) -> Result<Vec<super::Placed>> {
-    let meta = std::fs::metadata(dest).map_err(|e| anyhow!("--dest-dir {dest}: {e}"))?;
+    let meta = std::fs::metadata(dest).with_context(|| format!("--dest-dir {dest}"))?;
     if !meta.is_dir() {
         bail!("--dest-dir {dest}: is not a directory");
     }
@@ -22,7 +22,7 @@ pub fn placed_files(dest: &Utf8Path, manifests: bool) -> Result<Vec<super::Place
             let entries = match std::fs::read_dir(&dir) {
                 Ok(entries) => entries,
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(err) => bail!("--dest-dir: listing {dir}: {err}"),
+                Err(err) => return Err(err).with_context(|| format!("--dest-dir: listing {dir}")),
             };
             for entry in entries {
                 let entry = entry.with_context(|| format!("--dest-dir: listing {dir}"))?;

@@ -486,7 +486,7 @@ ClusterServiceSharedLoadBalancerHealthProbePort = 0\n";
             ),
             ("Zone = a\n", "line 1"),
         ] {
-            let err = run(source, &no_gates).expect_err(source).to_string();
+            let err = format!("{:#}", run(source, &no_gates).expect_err(source));
             assert!(err.contains(needle), "{source:?}: {err}");
             assert_eq!(err.lines().count(), 1);
         }

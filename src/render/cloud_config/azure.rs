@@ -3,7 +3,7 @@
 //! the structs it embeds), apply `OpenShift`'s rules and write it back as Go's `json.Marshal`
 //! would: compact, in struct order, zero values of `omitempty` fields left out.
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::platform::Platform;
 use serde_json::{Map, Value};
 
@@ -246,7 +246,7 @@ fn parse(source: &str) -> Result<Map<String, Value>> {
         Ok(Value::Object(object)) => Ok(object),
         Ok(_) => bail!("the Azure cloud.conf must be a JSON object"),
         // serde_json's syntax errors give a line and column, never the text.
-        Err(err) => bail!("the Azure cloud.conf is not valid JSON: {err}"),
+        Err(err) => Err(err).context("the Azure cloud.conf is not valid JSON"),
     }
 }
 
@@ -378,16 +378,14 @@ mod tests {
                 "useInstanceMetadata must be true or false",
             ),
         ] {
-            let err = run(source, cloud, Cloud::Public)
-                .expect_err(source)
-                .to_string();
+            let err = format!("{:#}", run(source, cloud, Cloud::Public).expect_err(source));
             assert!(err.contains(needle), "{err}");
             assert_eq!(err.lines().count(), 1, "{err}");
             assert!(!err.contains("s3cr3t") && !err.contains("12345"), "{err}");
         }
         let aws = infra("AWS");
         let err = transform("{}", &ctx(&aws, &no_gates), Cloud::Public).expect_err("aws");
-        assert!(err.to_string().contains("platform Azure"), "{err}");
+        assert!(format!("{err:#}").contains("platform Azure"), "{err}");
     }
 
     #[test]
@@ -473,7 +471,7 @@ mod tests {
     fn azure_stack_needs_the_stack_cloud() {
         let err = run("{}", Some("AzurePublicCloud"), Cloud::Stack).expect_err("public");
         assert!(
-            err.to_string()
+            format!("{err:#}")
                 .contains("needs status.platformStatus.azure.cloudName AzureStackCloud"),
             "{err}"
         );

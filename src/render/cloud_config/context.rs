@@ -1,7 +1,7 @@
 //! What every transform reads and returns, and the checks they share: the [`Context`] a
 //! transform may read, the [`Transformed`] result, and the platform check.
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::platform::Platform;
 use ccm_catalogue::releases::behaviour::CloudConfig as Behaviour;
 use serde::Deserialize;
@@ -35,7 +35,7 @@ pub(super) fn read_object<'a, T: Deserialize<'a>>(
     value: &'a serde_json::Value,
     what: &str,
 ) -> Result<T> {
-    T::deserialize(value).map_err(|err| anyhow::anyhow!("reading the {what}: {err}"))
+    T::deserialize(value).with_context(|| format!("reading the {what}"))
 }
 
 /// Fails unless the Infrastructure's platform (CCCMO reads `status.platformStatus.type`) is

@@ -609,7 +609,7 @@ mod tests {
             ("[1s]\n", "expected a section name"),
             ("[s]\na = \0\n", "NUL"),
         ] {
-            let err = parse(text).expect_err(text).to_string();
+            let err = format!("{:#}", parse(text).expect_err(text));
             assert!(err.contains(needle), "{text:?}: {err}");
             assert!(!err.contains("secret") && !err.contains("cret"), "{err}");
         }

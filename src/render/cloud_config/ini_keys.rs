@@ -84,7 +84,7 @@ mod tests {
         let err =
             read(&section, "Port", "x", |v| v.parse::<u16>().ok(), PORT).expect_err("not a number");
         assert_eq!(
-            err.to_string(),
+            format!("{err:#}"),
             "[ServiceOverride \"1\"] Port is \"x\"; expected a port number"
         );
     }

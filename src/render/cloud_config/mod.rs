@@ -174,9 +174,10 @@ mod tests {
         let infra = infra("AWS");
         let aws = ctx(&infra, &no_gates);
         assert!(require_platform(&aws, Platform::Aws, "aws").is_ok());
-        let err = require_platform(&aws, Platform::VSphere, "vsphere")
-            .expect_err("wrong platform")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            require_platform(&aws, Platform::VSphere, "vsphere").expect_err("wrong platform")
+        );
         assert!(
             err.contains("needs an Infrastructure of platform VSphere") && err.contains("\"AWS\""),
             "{err}"

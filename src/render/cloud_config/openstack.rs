@@ -155,7 +155,7 @@ manage-security-groups = true\n";
     fn openstack_needs_an_openstack_infrastructure() {
         let aws = infra("AWS");
         let err = transform("", &ctx(&aws, &no_gates)).expect_err("wrong platform");
-        assert!(err.to_string().contains("platform OpenStack"), "{err}");
+        assert!(format!("{err:#}").contains("platform OpenStack"), "{err}");
     }
 
     const CA_FILE: &str =
@@ -239,13 +239,13 @@ manage-security-groups = true\n";
                 "[Global] secret-name is set to \"\"",
             ),
         ] {
-            let err = run(source).expect_err(source).to_string();
+            let err = format!("{:#}", run(source).expect_err(source));
             assert!(err.contains(needle), "{err}");
         }
         // A fixed order: secret-name is reported first whatever the file order.
         let err = run("[Global]\nsecret-namespace = a\nsecret-name = b\n").expect_err("both");
         assert!(
-            err.to_string().contains("secret-name is set to \"b\""),
+            format!("{err:#}").contains("secret-name is set to \"b\""),
             "{err}"
         );
     }

@@ -374,7 +374,7 @@ mod tests {
             ),
             (json!({"byName": {"a": 3}}), "byName.a must be a mapping"),
         ] {
-            let err = read(value).0.expect_err(needle).to_string();
+            let err = format!("{:#}", read(value).0.expect_err(needle));
             assert!(err.contains(needle), "{err}");
             assert!(!err.contains("12345") && !err.contains("secret"), "{err}");
         }

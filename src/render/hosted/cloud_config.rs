@@ -4,7 +4,7 @@
 use super::go_text::{html_template, sprintf};
 use crate::config::hosted::HostedConfig;
 use crate::inputs::hosted_control_plane::Azure;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -166,9 +166,8 @@ pub fn kubevirt(cfg: &HostedConfig, template: &str) -> Result<String> {
         enabled: bool,
         zone_and_region_enabled: bool,
     }
-    let mut t: Template = ccm_catalogue::yaml::from_str(template).map_err(|e| {
-        anyhow!("assets/hosted/kubevirt/kubevirt-cloud-config.yaml: data.cloud-config: {e}")
-    })?;
+    let mut t: Template = ccm_catalogue::yaml::from_str(template)
+        .context("assets/hosted/kubevirt/kubevirt-cloud-config.yaml: data.cloud-config")?;
     if let Some(creds) = cfg
         .hcp
         .spec
@@ -315,12 +314,11 @@ pub fn azure_platform(cfg: &HostedConfig) -> Result<&Azure> {
 pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
     let azure = azure_platform(cfg)?;
     let field = |f: &str| format!("{}: spec.platform.azure.{f}", cfg.hcp_path);
-    let subnet = arm_id(&azure.subnet_id, "virtualNetworks/subnets")
-        .map_err(|e| anyhow!("{}: {e}", field("subnetID")))?;
+    let subnet =
+        arm_id(&azure.subnet_id, "virtualNetworks/subnets").with_context(|| field("subnetID"))?;
     let nsg = arm_id(&azure.security_group_id, "networkSecurityGroups")
-        .map_err(|e| anyhow!("{}: {e}", field("securityGroupID")))?;
-    let vnet = arm_id(&azure.vnet_id, "virtualNetworks")
-        .map_err(|e| anyhow!("{}: {e}", field("vnetID")))?;
+        .with_context(|| field("securityGroupID"))?;
+    let vnet = arm_id(&azure.vnet_id, "virtualNetworks").with_context(|| field("vnetID"))?;
     let probe = probe(cfg, AZURE_PROBE_MODE, ["shared", "servicenodeport"])?;
     let managed = cfg.managed_azure();
     let auth = azure_auth(cfg, azure, with_credentials)?;

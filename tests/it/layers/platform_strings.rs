@@ -13,7 +13,6 @@
 //! syntax cannot show (a string-typed value compared with a constant or a variable) the types
 //! rule out: past the edge a platform is a `Platform`, which compares only with a `Platform`.
 
-use super::is_test;
 use ccm_catalogue::platform::Platform;
 use proc_macro2::TokenTree;
 use std::path::{Path, PathBuf};
@@ -22,39 +21,19 @@ use syn::visit::Visit;
 /// A platform-named literal deciding behaviour: the file and what was found.
 pub type Finding = String;
 
-/// Walks a crate's module tree from `lib` (test modules left out), skipping the top modules
-/// in `edges`, and returns every finding.
+/// Reads a crate's module tree from `lib` (test code left out), skipping the top modules in
+/// `edges`, and returns every finding.
 pub fn check_crate(lib: &Path, edges: &[&str]) -> Vec<Finding> {
     let mut findings = Vec::new();
-    let dir = lib.parent().expect("src").to_path_buf();
-    check_file(lib, &dir, true, edges, &mut findings);
+    super::source::each_item(lib, edges, &mut |file, item| {
+        let mut finder = Finder {
+            file: file.to_path_buf(),
+            found: Vec::new(),
+        };
+        finder.visit_item(item);
+        findings.extend(finder.found);
+    });
     findings
-}
-
-fn check_file(file: &Path, dir: &Path, root: bool, edges: &[&str], out: &mut Vec<Finding>) {
-    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let mut finder = Finder {
-        file: file.to_path_buf(),
-        found: Vec::new(),
-    };
-    for item in &ast.items {
-        match item {
-            syn::Item::Mod(m) if is_test(&m.attrs) => {}
-            syn::Item::Mod(m) if root && edges.contains(&m.ident.to_string().as_str()) => {}
-            syn::Item::Mod(m) if m.content.is_none() => {
-                let name = m.ident.to_string();
-                let (child, child_dir) = if dir.join(format!("{name}.rs")).exists() {
-                    (dir.join(format!("{name}.rs")), dir.join(&name))
-                } else {
-                    (dir.join(&name).join("mod.rs"), dir.join(&name))
-                };
-                check_file(&child, &child_dir, false, edges, out);
-            }
-            item => finder.visit_item(item),
-        }
-    }
-    out.extend(finder.found);
 }
 
 struct Finder {
@@ -122,26 +101,6 @@ fn is_platform_check(name: &str) -> bool {
 }
 
 impl<'ast> Visit<'ast> for Finder {
-    fn visit_item(&mut self, item: &'ast syn::Item) {
-        let attrs: &[syn::Attribute] = match item {
-            syn::Item::Fn(i) => &i.attrs,
-            syn::Item::Impl(i) => &i.attrs,
-            syn::Item::Mod(i) => &i.attrs,
-            syn::Item::Const(i) => &i.attrs,
-            syn::Item::Static(i) => &i.attrs,
-            _ => &[],
-        };
-        if !is_test(attrs) {
-            syn::visit::visit_item(self, item);
-        }
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        if !is_test(&f.attrs) {
-            syn::visit::visit_impl_item_fn(self, f);
-        }
-    }
-
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
         if matches!(e.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_)) {
             for (literal, other) in [(&e.left, &e.right), (&e.right, &e.left)] {

@@ -8,7 +8,7 @@ use super::descriptor::{
     ProviderSpec,
 };
 use crate::platform::Platform;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
 /// Checks a descriptor on its own; errors start with the field.
@@ -22,7 +22,7 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
     if d.kind != "Provider" {
         bail!("kind: must be Provider, found {:?}", d.kind);
     }
-    crate::validate::dns_label(&d.metadata.name).map_err(|e| anyhow!("metadata.name: {e}"))?;
+    crate::validate::dns_label(&d.metadata.name).context("metadata.name")?;
     if d.metadata.name != folder {
         bail!(
             "metadata.name: {:?} differs from its folder {folder:?}",
@@ -57,12 +57,11 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
             spec.cloud_provider
         );
     }
-    crate::validate::dns_label(&spec.resource_name)
-        .map_err(|e| anyhow!("spec.resourceName: {e}"))?;
+    crate::validate::dns_label(&spec.resource_name).context("spec.resourceName")?;
     check_images(spec)?;
     if let Some(name) = &spec.bootstrap.credentials.post_install_secret {
         crate::validate::dns_subdomain(name)
-            .map_err(|e| anyhow!("spec.bootstrap.credentials.postInstallSecret: {e}"))?;
+            .context("spec.bootstrap.credentials.postInstallSecret")?;
         if !spec
             .bootstrap
             .credentials
@@ -76,8 +75,7 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
         }
     }
     if let Some(secret) = &spec.cloud_config.secret {
-        crate::validate::dns_subdomain(&secret.name)
-            .map_err(|e| anyhow!("spec.cloudConfig.secret.name: {e}"))?;
+        crate::validate::dns_subdomain(&secret.name).context("spec.cloudConfig.secret.name")?;
         if !is_plain_file_name(&secret.key) {
             bail!(
                 "spec.cloudConfig.secret.key: {:?} must be a plain file name ([A-Za-z0-9._-], not starting with a dot)",
@@ -214,7 +212,7 @@ pub fn check_object(object: &Value, spec: &ProviderSpec, is_bootstrap: bool) -> 
     }
     if let Some(ns) = object.pointer("/metadata/namespace") {
         let ns = ns.as_str().unwrap_or_default();
-        crate::validate::namespace(ns).map_err(|e| anyhow!("metadata.namespace: {e}"))?;
+        crate::validate::namespace(ns).context("metadata.namespace")?;
     }
     let kind = crate::json_fields::kind_of(object);
     if is_bootstrap {
@@ -362,7 +360,7 @@ fn check_images(spec: &ProviderSpec) -> Result<()> {
             );
         }
         crate::validate::image_reference(image)
-            .map_err(|e| anyhow!("spec.defaultImages: {container:?}: {e}"))?;
+            .with_context(|| format!("spec.defaultImages: {container:?}"))?;
         if !pins_a_version(image) {
             bail!(
                 "spec.defaultImages: {container:?}: {image:?} names no tag or digest; a default image states the version it runs"

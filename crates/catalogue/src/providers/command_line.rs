@@ -5,7 +5,7 @@
 //! controller name makes it refuse to start ("is not in the list of known controllers").
 
 use super::descriptor::CcmCommandLine;
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -107,8 +107,8 @@ pub fn check_pod(pod: &Value, ccm: &CcmCommandLine) -> Result<()> {
     let containers = pod.pointer("/spec/containers").and_then(Value::as_array);
     for (i, container) in containers.into_iter().flatten().enumerate() {
         let field = format!("spec.containers[{i}].command");
-        let args = arguments(container).map_err(|e| anyhow::anyhow!("{field}: {e}"))?;
-        check_arguments(&args, ccm).map_err(|e| anyhow::anyhow!("{field}: {e}"))?;
+        let args = arguments(container).with_context(|| field.clone())?;
+        check_arguments(&args, ccm).with_context(|| field.clone())?;
     }
     Ok(())
 }
@@ -230,7 +230,7 @@ mod tests {
         let script = GOOD.replace("--v=2", "--bind-adress=127.0.0.1");
         let err = check_pod(&pod(&script), &ccm(&[])).expect_err("unknown flag");
         assert!(
-            err.to_string().starts_with(
+            format!("{err:#}").starts_with(
                 "spec.containers[0].command: --bind-adress is not a flag this CCM registers"
             ),
             "{err}"
@@ -242,7 +242,7 @@ mod tests {
         let script = GOOD.replace("cloud-node-controller", "cloud-node");
         let err = check_pod(&pod(&script), &ccm(&[])).expect_err("no aliases");
         assert!(
-            err.to_string().contains(
+            format!("{err:#}").contains(
                 "--controllers: \"cloud-node\" is not in the list of controllers this CCM knows (cloud-node-controller, service-lb-controller; its main.go passes no aliases)"
             ),
             "{err}"
@@ -281,7 +281,7 @@ mod tests {
             "args": ["--no-such-flag"]
         }]}});
         let err = check_pod(&plain, &ccm(&[])).expect_err("args are checked");
-        assert!(err.to_string().contains("--no-such-flag"), "{err}");
+        assert!(format!("{err:#}").contains("--no-such-flag"), "{err}");
     }
 
     #[test]
@@ -312,7 +312,7 @@ mod tests {
         assert!(r418.aliases.is_empty(), "an alias of a controller it lacks");
         assert_eq!(r418.source, "b-4.19");
         let err = check_arguments(&["--v=2".to_string()], &r421).expect_err("4.21 lacks --v");
-        assert!(err.to_string().contains("--v is not a flag"), "{err}");
+        assert!(format!("{err:#}").contains("--v is not a flag"), "{err}");
         with_releases
             .releases
             .insert("4.20".to_string(), lack("x", &["--nope"], &[]));

@@ -6,12 +6,12 @@
 use super::check::{check_descriptor, check_object};
 use super::descriptor::{Common, Descriptor, Provider};
 use crate::provider_dir::FolderText;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::Value;
 
 /// The one object of a YAML file.
 pub fn one_object(text: &str) -> Result<Value> {
-    let docs = crate::yaml::documents(text).map_err(|e| anyhow!("not valid YAML: {e}"))?;
+    let docs = crate::yaml::documents(text).context("not valid YAML")?;
     match <[Value; 1]>::try_from(docs) {
         Ok([doc]) => Ok(doc),
         Err(docs) => bail!("holds {} objects, expected one", docs.len()),
@@ -64,7 +64,7 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     let parse_list = |list: Vec<(&String, &String)>| {
         list.into_iter()
             .map(|(path, text)| {
-                let object = one_object(text).map_err(|e| anyhow!("{}: {e}", at(path)))?;
+                let object = one_object(text).with_context(|| at(path))?;
                 Ok((at(path), object))
             })
             .collect::<Result<Vec<_>>>()
@@ -111,8 +111,7 @@ pub struct Parsed<'a> {
 pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
     let descriptor: Descriptor =
         crate::json_fields::typed(parts.descriptor, camino::Utf8Path::new(parts.descriptor_at))?;
-    check_descriptor(&descriptor, parts.folder)
-        .map_err(|e| anyhow!("{}: {e}", parts.descriptor_at))?;
+    check_descriptor(&descriptor, parts.folder).with_context(|| parts.descriptor_at.to_string())?;
     let mut provider = Provider {
         descriptor,
         manifests: Vec::with_capacity(parts.manifests.len()),
@@ -123,11 +122,11 @@ pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
     for (list, is_bootstrap) in [(parts.manifests, false), (parts.bootstrap, true)] {
         for (at, object) in list {
             let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
-                .map_err(|e| anyhow!("{at}: {e}"))?;
+                .with_context(|| at.clone())?;
             tls_script_seen |= tls;
             if is_bootstrap && let Some(ccm) = &provider.descriptor.spec.ccm {
                 let ccm = super::command_line::for_release(ccm, parts.release);
-                super::command_line::check_pod(object, &ccm).map_err(|e| anyhow!("{at}: {e}"))?;
+                super::command_line::check_pod(object, &ccm).with_context(|| at.clone())?;
             }
             if is_bootstrap {
                 provider.bootstrap.push(object.clone());
@@ -155,7 +154,7 @@ fn raw_descriptor(folder: &FolderText) -> Result<Value> {
         .files
         .get("provider.yaml")
         .ok_or_else(|| anyhow!("{descriptor_path}: is missing"))?;
-    one_object(text).map_err(|e| anyhow!("{descriptor_path}: {e}"))
+    one_object(text).with_context(|| descriptor_path.clone())
 }
 
 /// The objects every provider shares, from the `common/` folder of the assets.
@@ -166,7 +165,7 @@ pub fn parse_common(folder: &FolderText) -> Result<Common> {
             .files
             .get(file)
             .ok_or_else(|| anyhow!("{path}: is missing"))?;
-        one_object(text).map_err(|e| anyhow!("{path}: {e}"))
+        one_object(text).with_context(|| path.clone())
     };
     Ok(Common {
         pod_disruption_budget: object("poddisruptionbudget.yaml")?,

@@ -9,7 +9,7 @@ use crate::provider_dir::FolderText;
 use crate::providers::{Common, Parsed, Provider, check_parsed};
 use crate::releases::behaviour::Behaviour;
 use crate::releases::delta::{self, CommonDelta, ProviderDelta};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -119,9 +119,9 @@ fn apply(
         &mut common.pod_disruption_budget,
         &delta.common.pod_disruption_budget,
     )
-    .map_err(|e| anyhow!("{}: {e}", at("common.podDisruptionBudget")))?;
+    .with_context(|| at("common.podDisruptionBudget"))?;
     delta::apply_ops(&mut common.service, &delta.common.service)
-        .map_err(|e| anyhow!("{}: {e}", at("common.service")))?;
+        .with_context(|| at("common.service"))?;
     for (name, provider_delta) in &delta.providers {
         let field = at(&format!("providers.{name}"));
         let Some(provider) = providers.get(name) else {
@@ -144,7 +144,7 @@ fn apply(
             &mut descriptor,
             [&mut manifests, &mut bootstrap],
         )
-        .map_err(|e| anyhow!("{field}: {e}"))?;
+        .with_context(|| field.clone())?;
         let descriptor_at = format!("{field}: provider.yaml");
         let checked = check_parsed(&Parsed {
             folder: name,
@@ -261,7 +261,7 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
             } else {
                 format!(".{path}")
             };
-            anyhow!("{origin}: spec.behaviour{path}: {}", e.inner())
+            anyhow::Error::new(e.into_inner()).context(format!("{origin}: spec.behaviour{path}"))
         })?;
         for gate in checked.feature_sets.keys() {
             if !crate::features::is_tabled(gate) {
@@ -332,7 +332,7 @@ fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
         bail!("{origin}: not a release file (assets/releases/<X.Y>.yaml)");
     };
     let value: Value =
-        crate::yaml::from_str(text).map_err(|e| anyhow!("{origin}: not valid YAML: {e}"))?;
+        crate::yaml::from_str(text).with_context(|| format!("{origin}: not valid YAML"))?;
     let file: ReleaseFile = crate::json_fields::typed(&value, camino::Utf8Path::new(origin))?;
     if file.api_version != API_VERSION {
         bail!("{origin}: apiVersion: must be {API_VERSION}");

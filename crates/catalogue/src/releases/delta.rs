@@ -9,7 +9,7 @@
 //! build.rs has.
 
 use crate::script::Script;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -93,7 +93,7 @@ pub enum Op {
 /// Applies `ops` to `object`; errors say which op (`ops[i]`) and what did not fit.
 pub fn apply_ops(object: &mut Value, ops: &[Op]) -> Result<()> {
     for (i, op) in ops.iter().enumerate() {
-        apply(object, op).map_err(|e| anyhow!("ops[{i}]: {e}"))?;
+        apply(object, op).with_context(|| format!("ops[{i}]"))?;
     }
     Ok(())
 }
@@ -171,7 +171,7 @@ fn apply(object: &mut Value, op: &Op) -> Result<()> {
             match (before, insert.is_empty()) {
                 (Some(anchor), false) => script
                     .insert_before(anchor, insert)
-                    .map_err(|e| anyhow!("script: container {container:?}: {e}"))?,
+                    .with_context(|| format!("script: container {container:?}"))?,
                 (None, true) => {}
                 _ => bail!("script: give both before and insert, or neither"),
             }
@@ -296,7 +296,7 @@ pub fn apply_provider(
     descriptor: &mut Value,
     lists: [&mut Vec<(String, Value)>; 2],
 ) -> Result<()> {
-    apply_ops(descriptor, &delta.descriptor).map_err(|e| anyhow!("descriptor: {e}"))?;
+    apply_ops(descriptor, &delta.descriptor).context("descriptor")?;
     let [manifests, bootstrap] = lists;
     let mut by_id: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (l, list) in [&*manifests, &*bootstrap].into_iter().enumerate() {
@@ -313,7 +313,7 @@ pub fn apply_provider(
         } else {
             &mut *bootstrap
         };
-        apply_ops(&mut list[at].1, &patch.ops).map_err(|e| anyhow!("patch[{i}]: {e}"))?;
+        apply_ops(&mut list[at].1, &patch.ops).with_context(|| format!("patch[{i}]"))?;
     }
     for (i, id) in delta.remove.iter().enumerate() {
         if !by_id.contains_key(id) {
@@ -410,9 +410,10 @@ mod tests {
             ),
         ];
         for (yaml, want) in cases {
-            let err = apply_ops(&mut deployment(), &ops(yaml))
-                .expect_err(yaml)
-                .to_string();
+            let err = format!(
+                "{:#}",
+                apply_ops(&mut deployment(), &ops(yaml)).expect_err(yaml)
+            );
             assert_eq!(err, want, "{yaml}");
         }
     }
@@ -421,10 +422,10 @@ mod tests {
     fn unknown_op_fields_are_refused() {
         let err = crate::yaml::from_str::<Vec<Op>>("- remove: a\n- sett: {path: a, value: 1}")
             .expect_err("unknown op");
-        assert!(err.to_string().contains("sett"), "{err}");
+        assert!(format!("{err:#}").contains("sett"), "{err}");
         let err = crate::yaml::from_str::<Vec<Op>>("- set: {path: a, value: 1, extra: 2}")
             .expect_err("unknown field");
-        assert!(err.to_string().contains("extra"), "{err}");
+        assert!(format!("{err:#}").contains("extra"), "{err}");
     }
 
     #[test]
@@ -454,6 +455,6 @@ mod tests {
         let missing: ProviderDelta = crate::yaml::from_str("remove: [Role/x]").expect("parses");
         let err = apply_provider(&missing, &mut descriptor, [&mut manifests, &mut bootstrap])
             .expect_err("no such object");
-        assert_eq!(err.to_string(), "remove[0]: no object Role/x");
+        assert_eq!(format!("{err:#}"), "remove[0]: no object Role/x");
     }
 }

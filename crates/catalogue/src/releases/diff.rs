@@ -10,7 +10,7 @@
 
 use super::delta::{ObjectPatch, Op, apply_ops, object_id};
 use crate::script::Script;
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -48,8 +48,7 @@ pub fn manifests_delta(newer: &[Value], older: &[Value]) -> Result<ManifestDelta
         match older_ids.iter().position(|o| o == id) {
             None => delta.remove.push(id.clone()),
             Some(at) => {
-                let ops =
-                    object_ops(object, &older[at]).map_err(|e| anyhow::anyhow!("{id}: {e}"))?;
+                let ops = object_ops(object, &older[at]).with_context(|| id.clone())?;
                 if !ops.is_empty() {
                     delta.patch.push(ObjectPatch {
                         object: id.clone(),
@@ -407,11 +406,10 @@ mod tests {
         let err = manifests_delta(std::slice::from_ref(&b), &[a.clone(), b.clone()])
             .expect_err("an added object");
         assert!(
-            err.to_string()
-                .starts_with("Role/a: the older release has it"),
+            format!("{err:#}").starts_with("Role/a: the older release has it"),
             "{err}"
         );
         let err = manifests_delta(&[a.clone(), b.clone()], &[b, a]).expect_err("order");
-        assert!(err.to_string().contains("in another order"), "{err}");
+        assert!(format!("{err:#}").contains("in another order"), "{err}");
     }
 }

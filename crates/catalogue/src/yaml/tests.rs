@@ -32,7 +32,7 @@ fn json_the_shortcut_might_read_differently_goes_to_the_yaml_parser() {
     );
     assert!(json_document(&deep).is_none());
     let err = documents(r#"{"a": 1, "a": 2}"#).expect_err("a repeated key");
-    assert!(err.to_string().contains("duplicate key"), "{err}");
+    assert!(format!("{err:#}").contains("duplicate key"), "{err}");
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn json_input_is_accepted() {
 fn duplicate_keys_are_an_error() {
     let err = documents("a: 1\na: 2\n").expect_err("duplicate key");
     assert_eq!(
-        err.to_string(),
+        format!("{err:#}"),
         "duplicate key \"a\" in one mapping (line 2, column 1)"
     );
 }
@@ -332,7 +332,7 @@ fn alias_bomb_is_refused() {
     }
     let err = documents(&bomb).expect_err("bomb");
     assert!(
-        err.to_string().starts_with("YAML aliases expand too far"),
+        format!("{err:#}").starts_with("YAML aliases expand too far"),
         "{err}"
     );
 }
@@ -344,8 +344,7 @@ fn deep_nesting_is_refused() {
     let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
     let err = documents(&deep).expect_err("too deep");
     assert!(
-        err.to_string()
-            .starts_with("nested more than 64 levels deep"),
+        format!("{err:#}").starts_with("nested more than 64 levels deep"),
         "{err}"
     );
     let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
@@ -357,7 +356,7 @@ fn document_count_is_bounded() {
     let many = "---\na: 1\n".repeat(MAX_DOCUMENTS + 1);
     let err = documents(&many).expect_err("too many");
     assert!(
-        err.to_string().starts_with("more than 1024 documents"),
+        format!("{err:#}").starts_with("more than 1024 documents"),
         "{err}"
     );
     assert_eq!(

@@ -13,7 +13,7 @@
 
 use super::super::Azure;
 use super::super::facts::{self, Missing, PlatformFacts};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use serde_json::{Map, Value, json};
 
 /// The Secret keys the installer's Azure credentials (and the CCM's own Secret) carry.
@@ -181,7 +181,7 @@ fn subscription_and_tenant(
 /// hub means the wrong file.
 fn stack_endpoints(text: &str, arm_endpoint: &str) -> Result<String> {
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| anyhow!("{}: not valid JSON: {e}", facts::AZURE_STACK_ENDPOINTS))?;
+        .with_context(|| format!("{}: not valid JSON", facts::AZURE_STACK_ENDPOINTS))?;
     if !value.is_object() {
         bail!(
             "{}: expected a JSON object (the go-autorest Environment)",
@@ -293,8 +293,7 @@ mod tests {
         let err = stack_endpoints(r#"{"resourceManagerEndpoint": "https://other"}"#, arm)
             .expect_err("another hub");
         assert!(
-            err.to_string()
-                .contains("is not platform.azure.armEndpoint"),
+            format!("{err:#}").contains("is not platform.azure.armEndpoint"),
             "{err}"
         );
     }

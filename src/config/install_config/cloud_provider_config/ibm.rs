@@ -560,8 +560,7 @@ mod tests {
         let err =
             run(powervs, &p, "c-x", Some(CRN), &PlatformFacts::default()).expect_err("unknown");
         assert!(
-            err.to_string()
-                .starts_with("platform.powervs.region: \"mars\""),
+            format!("{err:#}").starts_with("platform.powervs.region: \"mars\""),
             "{err}"
         );
     }

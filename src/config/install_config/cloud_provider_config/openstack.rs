@@ -297,7 +297,7 @@ mod tests {
             ),
         ] {
             let err = parse_cloud(clouds, "creds.yaml: clouds.yaml").expect_err("bad");
-            let text = err.to_string();
+            let text = format!("{err:#}");
             assert!(text.contains(want) && !text.contains("hunter2"), "{text}");
         }
     }

@@ -8,7 +8,7 @@
 
 use std::net::IpAddr;
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::platform::Platform;
 use serde_json::{Map, Value, json};
 
@@ -132,7 +132,7 @@ fn read(source: &str, warnings: &mut Vec<String>) -> Result<Config> {
 
 fn from_yaml(source: &str) -> Result<Map<String, Value>> {
     let mut docs = ccm_catalogue::yaml::documents(source)
-        .map_err(|err| anyhow::anyhow!("reading the vSphere cloud config as YAML: {err}"))?;
+        .context("reading the vSphere cloud config as YAML")?;
     if docs.len() > 1 {
         bail!(
             "the vSphere cloud config holds {} YAML documents; expected one",
@@ -846,29 +846,32 @@ labels:
             ("- a\n", "neither a YAML mapping nor INI"),
             ("a: 1\n---\nb: 2\n", "2 YAML documents"),
         ] {
-            let err = run(source, &infra, None).expect_err(source).to_string();
+            let err = format!("{:#}", run(source, &infra, None).expect_err(source));
             assert!(err.contains(needle), "{source:?}: {err}");
             assert!(!err.contains("12345"), "{err}");
             assert_eq!(err.lines().count(), 1, "{err}");
         }
         let platform_none = super::super::test_support::infra("None");
-        let err = run(YAML_CONFIG, &platform_none, None)
-            .expect_err("platform None")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            run(YAML_CONFIG, &platform_none, None).expect_err("platform None")
+        );
         assert!(err.contains("platform VSphere"), "{err}");
         let network = service_network(&["not-a-cidr"]);
-        let err = run(YAML_CONFIG, &infra, Some(&network))
-            .expect_err("bad cidr")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            run(YAML_CONFIG, &infra, Some(&network)).expect_err("bad cidr")
+        );
         assert!(
             err.contains("network spec.serviceNetwork[0] \"not-a-cidr\""),
             "{err}"
         );
         let bad_vip = infra_with(Some(json!({})), json!({"ingressIPs": ["x"]}));
         let v6 = service_network(&["fd00::/112"]);
-        let err = run(YAML_CONFIG, &bad_vip, Some(&v6))
-            .expect_err("bad vip")
-            .to_string();
+        let err = format!(
+            "{:#}",
+            run(YAML_CONFIG, &bad_vip, Some(&v6)).expect_err("bad vip")
+        );
         assert!(
             err.contains("status.platformStatus.vsphere.ingressIPs[0] \"x\""),
             "{err}"

@@ -54,7 +54,7 @@ impl Releases {
 
     /// The CCCMO Go files of `release`'s commit and their digests (`spec.cccmo.goFiles`),
     /// decoded only when asked for.
-    pub fn go_files(
+    pub(crate) fn go_files(
         &self,
         release: &Release,
     ) -> Result<std::collections::BTreeMap<String, String>> {
@@ -95,7 +95,7 @@ impl Releases {
     }
 
     /// "supported: 4.18, …, 4.23 (5.0, 5.1: the 4.23 catalogue)".
-    pub fn supported(&self) -> String {
+    pub(crate) fn supported(&self) -> String {
         let mut names: Vec<&str> = self.list.iter().map(|r| r.name.as_str()).collect();
         names.reverse();
         let aliases: Vec<String> = self
@@ -112,7 +112,7 @@ impl Releases {
     }
 
     /// Checks a `--provider-dir` provider's `spec.releases` names releases that exist.
-    pub fn check_declared(&self, provider: &Provider) -> Result<()> {
+    pub(crate) fn check_declared(&self, provider: &Provider) -> Result<()> {
         let Some(declared) = &provider.spec().releases else {
             return Ok(());
         };
@@ -134,14 +134,8 @@ impl Releases {
         Ok(())
     }
 
-    /// The release after `release` (None for the newest).
-    pub fn next(&self, release: &Release) -> Option<&Release> {
-        let at = self.list.iter().position(|r| r.name == release.name)?;
-        at.checked_sub(1).map(|i| &self.list[i])
-    }
-
     /// The release before `release` (None for the oldest).
-    pub fn previous(&self, release: &Release) -> Option<&Release> {
+    pub(crate) fn previous(&self, release: &Release) -> Option<&Release> {
         let at = self.list.iter().position(|r| r.name == release.name)?;
         self.list.get(at + 1)
     }
@@ -192,7 +186,7 @@ impl Releases {
     }
 
     /// The built-in catalogue for one Infrastructure (only its provider decoded) as of `release`.
-    pub fn builtin_for(&self, release: &Release, infra: &Infrastructure) -> Result<Catalogue> {
+    pub(crate) fn builtin_for(&self, release: &Release, infra: &Infrastructure) -> Result<Catalogue> {
         if release.name == self.newest().name {
             return Catalogue::builtin_for(infra);
         }
@@ -293,10 +287,6 @@ mod tests {
         assert_eq!(
             releases.previous(find("4.18")).map(|r| r.name.as_str()),
             None
-        );
-        assert_eq!(
-            releases.next(find("4.18")).map(|r| r.name.as_str()),
-            Some("4.19")
         );
     }
 

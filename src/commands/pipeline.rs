@@ -20,7 +20,7 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
 /// The warning a render of `release` gives while its file lists CCCMO Go files no one has
 /// reviewed (`spec.cccmo.goFilesToReview`, which `provider import` writes): what they change
 /// in CCCMO's output, ccm-render does not render.
-pub fn go_files_to_review(release: &Release) -> Option<String> {
+pub(crate) fn go_files_to_review(release: &Release) -> Option<String> {
     (!release.go_files_to_review.is_empty()).then(|| {
         format!(
             "warning: OpenShift {}: CCCMO {} {} changed Go files that ccm-render has not been told about ({}); what they change is not in this render until assets/releases/{}.yaml spec.cccmo.goFilesToReview no longer lists them",
@@ -35,7 +35,7 @@ pub fn go_files_to_review(release: &Release) -> Option<String> {
 
 /// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
 /// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
-pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+pub(crate) fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
     let releases = crate::catalogue::Releases::builtin()?;
     match provider_dir {
         // Only the provider of this platform: parsing the others was most of a render's cost.
@@ -81,7 +81,7 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
 
 /// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
 /// into the render rather than copied (when the release check of [`render_config`] passes).
-pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
+pub(crate) fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
     let chosen = match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider)
             if provider
@@ -102,7 +102,7 @@ pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Res
 
 /// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
 /// checked by [`ccm_catalogue::providers::parse`] like the built-in ones). Overrides are said on stderr.
-pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+pub(crate) fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
     let catalogue = Catalogue::builtin()?;
     match provider_dir {
         Some(dir) => add_provider_dir(catalogue, dir),
@@ -110,7 +110,7 @@ pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
     }
 }
 
-pub fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
+pub(crate) fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
     let added = read_providers(dir).map_err(|e| anyhow!("--provider-dir {e}"))?;
     for note in catalogue.add(added)? {
         eprintln!("note: {note}");
@@ -119,7 +119,7 @@ pub fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Cata
 }
 
 /// Every provider folder under `dir` (or `dir` itself when it holds provider.yaml), parsed.
-pub fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Provider>> {
+pub(crate) fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Provider>> {
     let folders = if ccm_catalogue::provider_dir::is_provider_folder(dir) {
         vec![ccm_catalogue::provider_dir::read_folder(dir)?]
     } else {

@@ -11,7 +11,7 @@ use anyhow::Result;
 use camino::Utf8Path;
 
 /// `--ignition FILE`: the config for `tree` and how FILE compares with it.
-pub fn ignition_target(
+pub(crate) fn ignition_target(
     args: &RenderArgs,
     tree: &crate::output::Tree,
     release: &str,
@@ -30,16 +30,14 @@ pub fn ignition_target(
 }
 
 /// The input files a `render` command line names.
-pub fn input_files(args: &RenderArgs) -> InputFiles {
+pub(crate) fn input_files(args: &RenderArgs) -> InputFiles {
     InputFiles {
         infrastructure: args.infrastructure.clone(),
         install_config: args.install_config.clone(),
-        install_options: crate::config::install_config::Options {
+        install_flags: crate::config::install_config::Flags {
             infrastructure_name: args.infrastructure_name.clone(),
             ibm_instance_crn: args.ibm_instance_crn.clone(),
-            cloud_config_given: args.cloud_config.is_some(),
             emit_infrastructure: args.emit_infrastructure.is_some(),
-            facts: crate::config::install_config::facts::PlatformFacts::default(),
         },
         fact_flags: crate::config::install_config::facts::FactFlags {
             azure_stack_endpoints: args.azure_stack_endpoints.clone(),
@@ -82,7 +80,7 @@ fn read_checkout(
     Ok(Some(checkout))
 }
 
-pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
     }
@@ -110,7 +108,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
 
 /// What every render does with its tree: check, diff or write it (and the Ignition config),
 /// and say what it did. `derived` is what `--emit-infrastructure` writes.
-pub fn write_out(
+pub(crate) fn write_out(
     args: &RenderArgs,
     rendered: &crate::render::Rendered,
     tree: &crate::output::Tree,
@@ -198,11 +196,11 @@ pub fn write_out(
 /// exits a moment later, instead of freeing it one allocation at a time: freeing the parsed and
 /// rendered objects of a render was a sixth of its instructions (callgrind, Azure: 0.66 M of
 /// 4.1 M). Only for what a command built and used last, just before it returns to `main`.
-pub fn left_for_exit<T>(value: T) {
+pub(crate) fn left_for_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-pub fn say_written(
+pub(crate) fn say_written(
     args: &RenderArgs,
     tree: &crate::output::Tree,
     report: Option<&crate::output::WriteReport>,
@@ -239,7 +237,7 @@ pub fn say_written(
 }
 
 /// `--check` and `--diff`: print, write nothing, exit 1 when something would change.
-pub fn check(
+pub(crate) fn check(
     args: &RenderArgs,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
@@ -319,12 +317,12 @@ pub fn check(
 }
 
 /// How many entries of `plan` are of `change`.
-pub fn count(plan: &crate::output::Plan, change: Change) -> usize {
+pub(crate) fn count(plan: &crate::output::Plan, change: Change) -> usize {
     plan.entries.iter().filter(|e| e.change == change).count()
 }
 
 /// What `--check`/`--diff` say on stderr about `--dest-dir`.
-pub fn report_dest_check(
+pub(crate) fn report_dest_check(
     dest: &Utf8Path,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
@@ -369,7 +367,7 @@ pub fn report_dest_check(
 }
 
 /// Says on stderr what a crashed run had left in `dir` and this run repaired.
-pub fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
+pub(crate) fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
     if repaired.journal.is_some() {
         eprintln!(
             "note: {dir}: completed an update that a crashed run left half done (files it had yet to update: {})",
@@ -385,7 +383,7 @@ pub fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
 }
 
 /// Says on stderr which files under the output folders this render does not produce.
-pub fn hint_left_in_place(left: &[camino::Utf8PathBuf], prune: bool) {
+pub(crate) fn hint_left_in_place(left: &[camino::Utf8PathBuf], prune: bool) {
     if left.is_empty() {
         return;
     }

@@ -5,7 +5,7 @@ use anyhow::Result;
 /// The closing lines of a render on stderr: what was written where.
 /// Writes one line to stderr in one write: `eprintln!` writes each piece of its format on its
 /// own (stderr is unbuffered), a dozen system calls for the summary line.
-pub fn say(line: &str) {
+pub(crate) fn say(line: &str) {
     use std::io::Write as _;
     let mut text = String::with_capacity(line.len() + 1);
     text.push_str(line);
@@ -13,14 +13,14 @@ pub fn say(line: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
-pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
     print_stdout(text.as_bytes())
 }
 
 /// Writes to stdout; a closed pipe (`ccm-render platforms | head`) is not an error.
-pub fn print_stdout(bytes: &[u8]) -> Result<()> {
+pub(crate) fn print_stdout(bytes: &[u8]) -> Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {

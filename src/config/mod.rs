@@ -3,9 +3,9 @@
 //! Built once from the input files (all file reading happens here or in `inputs`); every later
 //! step only reads it.
 
-pub mod hosted;
+pub(crate) mod hosted;
 pub mod install_config;
-pub mod tls;
+pub(crate) mod tls;
 
 use crate::config::tls::TlsSettings;
 use crate::inputs::{
@@ -26,16 +26,16 @@ pub struct ClusterConfig {
     /// The Infrastructure.
     pub infrastructure: Infrastructure,
     /// images.json.
-    pub images: Images,
+    pub(crate) images: Images,
     /// Namespace of the post-install objects.
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// Proxy environment for the CCM containers (the Proxy status, as CCCMO).
-    pub proxy: ProxyEnv,
+    pub(crate) proxy: ProxyEnv,
     /// Proxy environment for the bootstrap pod: the status, or the spec when there is no status
     /// yet (at install time the network operator has not run).
-    pub bootstrap_proxy: ProxyEnv,
+    pub(crate) bootstrap_proxy: ProxyEnv,
     /// TLS flags.
-    pub tls: TlsSettings,
+    pub(crate) tls: TlsSettings,
     /// OpenShift feature gates.
     pub features: FeatureGates,
     /// The OpenShift release rendered for.
@@ -46,13 +46,13 @@ pub struct ClusterConfig {
     /// before the platform transform.
     pub cloud_config: Option<Selected>,
     /// What was derived from `--install-config`, for `--emit-infrastructure`.
-    pub derived: Option<crate::config::install_config::Derived>,
+    pub(crate) derived: Option<crate::config::install_config::Derived>,
     /// `--credentials`: the Secrets it holds.
-    pub credentials: Option<Credentials>,
+    pub(crate) credentials: Option<Credentials>,
     /// `--ca-bundle`: its path (for messages) and text.
-    pub ca_bundle: Option<(Utf8PathBuf, String)>,
+    pub(crate) ca_bundle: Option<(Utf8PathBuf, String)>,
     /// Things worth telling the user that are not errors.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// The input files, as the command line names them.
@@ -62,8 +62,9 @@ pub struct InputFiles {
     pub infrastructure: Option<Utf8PathBuf>,
     /// `--install-config`.
     pub install_config: Option<Utf8PathBuf>,
-    /// `--infrastructure-name`, `--ibm-instance-crn` (with `--install-config`).
-    pub install_options: crate::config::install_config::Options,
+    /// `--infrastructure-name`, `--ibm-instance-crn`, `--emit-infrastructure` (with
+    /// `--install-config`).
+    pub install_flags: crate::config::install_config::Flags,
     /// The `--<platform>-<fact>` flags (with `--install-config`).
     pub fact_flags: crate::config::install_config::facts::FactFlags,
     /// `--images`.
@@ -248,20 +249,20 @@ fn load_infrastructure<'a>(
     ) {
         (Some(path), None) => Ok((inputs::infrastructure::load(path)?, None)),
         (None, Some(path)) => {
-            let options = &files.install_options;
-            if let Some(name) = &options.infrastructure_name {
+            let flags = &files.install_flags;
+            if let Some(name) = &flags.infrastructure_name {
                 crate::config::install_config::infra_id::check(name)
                     .map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
             }
-            if let Some(crn) = &options.ibm_instance_crn {
+            if let Some(crn) = &flags.ibm_instance_crn {
                 crate::config::install_config::check_crn(crn)
                     .map_err(|e| anyhow!("--ibm-instance-crn: {e}"))?;
             }
             let install_config = crate::config::install_config::load(path)?;
             let options = crate::config::install_config::Options {
+                flags: flags.clone(),
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
-                ..options.clone()
             };
             let derived = crate::config::install_config::derive(&install_config, &options)
                 .map_err(|e| anyhow!("{path}: {e}"))?;

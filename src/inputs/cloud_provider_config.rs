@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// Where the cloud config comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// A ConfigMap: its data keys, all of which are carried into the `cloud-conf` ConfigMap.
     ConfigMap {
         /// `metadata.namespace/metadata.name`, for messages.
@@ -31,18 +31,18 @@ pub struct Selected {
     /// The `cloud.conf` text before the platform transform.
     pub text: String,
     /// Every other key (`ca-bundle.pem`, `endpoints`, …).
-    pub other_keys: BTreeMap<String, String>,
+    pub(crate) other_keys: BTreeMap<String, String>,
 }
 
 /// The key CCCMO reads first, and writes the transformed config under.
-pub const CLOUD_CONF_KEY: &str = "cloud.conf";
+pub(crate) const CLOUD_CONF_KEY: &str = "cloud.conf";
 
 impl Source {
     /// Picks the cloud config text as CCCMO's sync controller does
     /// (pkg/controllers/cloud_config_sync_controller.go `prepareSourceConfigMap`): the
     /// `cloud.conf` key if present; else the key the Infrastructure names in
     /// `spec.cloudConfig.key` (moved, not copied), which must then exist; else empty.
-    pub fn select(&self, infrastructure_key: &str, path: &Utf8Path) -> Result<Selected> {
+    pub(crate) fn select(&self, infrastructure_key: &str, path: &Utf8Path) -> Result<Selected> {
         let (origin, data) = match self {
             Self::Raw(text) => {
                 return Ok(Selected {
@@ -94,12 +94,12 @@ struct Metadata {
 }
 
 /// Reads the cloud config source from a file.
-pub fn load(path: &Utf8Path) -> Result<Source> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Source> {
     parse(read_text(path)?, path)
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
+pub(crate) fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     // A raw INI cloud.conf is usually not YAML at all, and a raw JSON or YAML one (Azure,
     // vSphere) has no `kind`: only a stream holding a ConfigMap is taken as one.
     let docs = match ccm_catalogue::yaml::documents(&text) {

@@ -4,13 +4,13 @@
 //! single- or multi-document stream, and picking the wanted object out of that stream by kind.
 //! Errors name the file (and the field where there is one). Nothing here knows about providers.
 
-pub mod cloud_provider_config;
+pub(crate) mod cloud_provider_config;
 pub mod credentials;
-pub mod hosted_control_plane;
+pub(crate) mod hosted_control_plane;
 pub mod images;
 pub mod infrastructure;
-pub mod payload_images;
-pub mod proxy;
+pub(crate) mod payload_images;
+pub(crate) mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
@@ -24,7 +24,7 @@ pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads an input file as UTF-8 text, refusing anything larger than [`MAX_INPUT_BYTES`] without
 /// reading it whole.
-pub fn read_text(path: &Utf8Path) -> Result<String> {
+pub(crate) fn read_text(path: &Utf8Path) -> Result<String> {
     let file = std::fs::File::open(path).with_context(|| format!("{path}: cannot open"))?;
     let meta = file
         .metadata()
@@ -108,7 +108,7 @@ pub fn pick_object(
 /// An identifier read from an input, as an error message shows it: as it is when it looks like
 /// one (`ConfigMap`, `cloud-provider-config`), quoted and escaped otherwise, so that no input can
 /// put a line break (a forged `error:` line) or terminal control characters on stderr.
-pub fn shown(identifier: &str) -> String {
+pub(crate) fn shown(identifier: &str) -> String {
     if !identifier.is_empty()
         && identifier
             .bytes()
@@ -160,7 +160,7 @@ pub fn check_api_version(
 }
 
 /// Reads a file and returns the one object of `kind` (group `group`) it holds.
-pub fn load_object(
+pub(crate) fn load_object(
     path: &Utf8Path,
     kind: &str,
     group: &str,
@@ -173,7 +173,7 @@ pub fn load_object(
 
 /// [`load_object`] on text already read (`path` only names it in errors); the fuzz targets
 /// call it directly.
-pub fn object_from_text(
+pub(crate) fn object_from_text(
     text: &str,
     path: &Utf8Path,
     kind: &str,
@@ -189,7 +189,7 @@ pub fn object_from_text(
 
 /// Reads an optional `config.openshift.io/v1` object (FeatureGate, APIServer, Network) whole,
 /// for the modules that interpret it.
-pub fn load_config_object(path: Option<&Utf8Path>, kind: &str) -> Result<Option<Value>> {
+pub(crate) fn load_config_object(path: Option<&Utf8Path>, kind: &str) -> Result<Option<Value>> {
     path.map(|p| load_object(p, kind, "config.openshift.io", &["v1"], &["cluster"]))
         .transpose()
 }

@@ -8,19 +8,19 @@ use serde::Deserialize;
 
 /// The proxy settings a CCM container gets as environment variables.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProxyEnv {
+pub(crate) struct ProxyEnv {
     /// `HTTP_PROXY`.
-    pub http_proxy: String,
+    pub(crate) http_proxy: String,
     /// `HTTPS_PROXY`.
-    pub https_proxy: String,
+    pub(crate) https_proxy: String,
     /// `NO_PROXY`.
-    pub no_proxy: String,
+    pub(crate) no_proxy: String,
 }
 
 impl ProxyEnv {
     /// The variables to append, in CCCMO's order, each only when set
     /// (CCCMO pkg/cloud/common/substitution.go).
-    pub fn variables(&self) -> Vec<(&'static str, &str)> {
+    pub(crate) fn variables(&self) -> Vec<(&'static str, &str)> {
         [
             ("HTTP_PROXY", self.http_proxy.as_str()),
             ("HTTPS_PROXY", self.https_proxy.as_str()),
@@ -34,13 +34,13 @@ impl ProxyEnv {
 
 /// What was read from the Proxy object.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Proxy {
+pub(crate) struct Proxy {
     /// `status`: what the network operator computed, and what CCCMO passes to the CCMs.
-    pub status: ProxyEnv,
+    pub(crate) status: ProxyEnv,
     /// `spec`: what the user asked for.
-    pub spec: ProxyEnv,
+    pub(crate) spec: ProxyEnv,
     /// `spec.trustedCA.name`.
-    pub trusted_ca: String,
+    pub(crate) trusted_ca: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -71,12 +71,12 @@ struct Doc {
 }
 
 /// Reads the Proxy from a file.
-pub fn load(path: &Utf8Path) -> Result<Proxy> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Proxy> {
     parse(&read_text(path)?, path)
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
+pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
     let doc = object_from_text(
         text,
         path,
@@ -89,7 +89,7 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
 }
 
 /// Checks and extracts a Proxy already parsed (or derived from an install-config, `path`).
-pub fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
+pub(crate) fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
     let doc: Doc = typed(doc, path)?;
     let spec = check(doc.spec, "spec", path)?;
     let status = check(doc.status, "status", path)?;

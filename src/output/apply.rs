@@ -58,23 +58,18 @@ impl Dest {
         })
     }
 
-    /// The directory.
-    pub fn path(&self) -> &Utf8Path {
-        &self.path
-    }
-
     /// What opening it repaired (empty unless a run had crashed there).
-    pub fn repaired(&self) -> &Leftovers {
+    pub(crate) fn repaired(&self) -> &Leftovers {
         &self.repaired
     }
 
     /// What writing `tree` would do, with `--prune` when `prune` (see [`super::plan()`]).
-    pub fn plan(&self, tree: &Tree, prune: bool) -> Result<Plan> {
+    pub(crate) fn plan(&self, tree: &Tree, prune: bool) -> Result<Plan> {
         plan::compare(tree, &self.path, prune)
     }
 
     /// Carries out `plan`, made by [`Dest::plan`] on this directory.
-    pub fn apply(&self, plan: &Plan) -> Result<WriteReport> {
+    pub(crate) fn apply(&self, plan: &Plan) -> Result<WriteReport> {
         let report = WriteReport::of(plan);
         if !plan.has_changes() {
             return Ok(report);

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// What the comparison reads of one render, as `field -> value`.
-pub type Facts = BTreeMap<String, String>;
+pub(crate) type Facts = BTreeMap<String, String>;
 
 /// The facts of a render's CCM container (`container`) and of its cloud config: the ConfigMap
 /// or Secret `config` names (kind and name), when there is one.
-pub fn facts(rendered: &Rendered, container: &str, config: Option<(&str, &str)>) -> Facts {
+pub(crate) fn facts(rendered: &Rendered, container: &str, config: Option<(&str, &str)>) -> Facts {
     let mut out = Facts::new();
     let deployment = rendered.manifests.iter().find(|o| {
         o["kind"] == "Deployment"
@@ -155,7 +155,7 @@ fn config_facts(config: &Value, out: &mut Facts) {
 
 /// One line per field of either side: `=` the same, `≠` different, `<` standalone only, `>`
 /// hosted only; the differences first, then what agrees.
-pub fn report(standalone: &Facts, hosted: &Facts) -> String {
+pub(crate) fn report(standalone: &Facts, hosted: &Facts) -> String {
     let mut rows: Vec<(u8, &str, &str, &str, &str)> = Vec::new();
     let keys: std::collections::BTreeSet<&String> =
         standalone.keys().chain(hosted.keys()).collect();

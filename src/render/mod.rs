@@ -9,7 +9,7 @@
 mod cloud_conf;
 pub mod cloud_config;
 mod credentials;
-pub mod hosted;
+pub(crate) mod hosted;
 mod trusted_ca;
 
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
@@ -37,15 +37,15 @@ pub struct Rendered {
     /// Files for the bootstrap pods under `DIR/config/` (`cloud.conf`, …), by file name.
     pub config_files: BTreeMap<String, String>,
     /// With `--credentials`: the files under `DIR/secrets/`, by file name (possibly none).
-    pub secret_files: Option<BTreeMap<String, SecretValue>>,
+    pub(crate) secret_files: Option<BTreeMap<String, SecretValue>>,
     /// Things worth telling the user that are neither errors nor warnings.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Things worth telling the user that are not errors.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Renders everything for one provider.
-pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Result<Rendered> {
+pub(crate) fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Result<Rendered> {
     render_objects(
         cfg,
         provider,
@@ -57,7 +57,7 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
 
 /// [`render`] for a provider the caller no longer needs: its objects are adjusted in place
 /// rather than copied (copying them was a sixth of a whole render's instructions).
-pub fn render_owned(
+pub(crate) fn render_owned(
     cfg: &ClusterConfig,
     mut provider: Provider,
     common: &Common,

@@ -24,7 +24,7 @@
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
 //! (with `--prune`: files a case no longer renders are removed).
 
-pub mod compare;
+pub(crate) mod compare;
 mod hosted;
 mod samples;
 
@@ -41,23 +41,23 @@ use std::collections::BTreeMap;
 
 /// One dimension of the matrix.
 #[derive(Debug)]
-pub struct Axis {
+pub(crate) struct Axis {
     /// Its values, the first being the default.
-    pub values: &'static [AxisValue],
+    pub(crate) values: &'static [AxisValue],
 }
 
 /// One value of an axis.
 #[derive(Debug)]
-pub struct AxisValue {
+pub(crate) struct AxisValue {
     /// Its part of the variant name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What it changes in a case's inputs.
-    pub setting: Setting,
+    pub(crate) setting: Setting,
 }
 
 /// What an axis value changes in the inputs of a case.
 #[derive(Debug, Clone, Copy)]
-pub enum Setting {
+pub(crate) enum Setting {
     /// `--infrastructure` is this sample file.
     Infrastructure(&'static str),
     /// `--proxy` is the sample Proxy, or not given.
@@ -69,7 +69,7 @@ pub enum Setting {
 }
 
 /// The axes: control-plane topology, cluster-wide proxy, TLS profile, feature set.
-pub const AXES: &[Axis] = &[
+pub(crate) const AXES: &[Axis] = &[
     // controlPlaneTopology
     Axis {
         values: &[
@@ -125,7 +125,7 @@ pub const AXES: &[Axis] = &[
 ];
 
 /// Every combination of one value per axis, in a stable order (the first axis varies slowest).
-pub fn variants() -> Vec<Vec<&'static AxisValue>> {
+pub(crate) fn variants() -> Vec<Vec<&'static AxisValue>> {
     let mut out: Vec<Vec<&'static AxisValue>> = vec![Vec::new()];
     for axis in AXES {
         out = out
@@ -143,26 +143,26 @@ pub fn variants() -> Vec<Vec<&'static AxisValue>> {
 }
 
 /// The folder name of a variant.
-pub fn variant_name(values: &[&AxisValue]) -> String {
+pub(crate) fn variant_name(values: &[&AxisValue]) -> String {
     values.iter().map(|v| v.name).collect::<Vec<_>>().join("-")
 }
 
 /// One case: a provider and a variant, with the input files that make it.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     /// The release asked for with `--release` (`X.Y`), its folder level; None without it.
-    pub release: Option<String>,
+    pub(crate) release: Option<String>,
     /// The provider's name.
-    pub provider: String,
+    pub(crate) provider: String,
     /// The variant's folder name.
-    pub variant: String,
+    pub(crate) variant: String,
     /// The inputs, as `render` would be given them.
-    pub files: InputFiles,
+    pub(crate) files: InputFiles,
 }
 
 impl Case {
     /// `[<release>/]<provider>/<variant>`, the folder under `--dest-dir`.
-    pub fn folder(&self) -> Utf8PathBuf {
+    pub(crate) fn folder(&self) -> Utf8PathBuf {
         let base = self
             .release
             .as_deref()
@@ -174,7 +174,7 @@ impl Case {
 /// The releases `--release` asks for, oldest first and each once: None without the flag (the
 /// newest, and no release folder level). `all` is every release; other values are read as
 /// `render --release` reads them.
-pub fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>>> {
+pub(crate) fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>>> {
     if values.is_empty() {
         return Ok(None);
     }
@@ -199,13 +199,13 @@ pub fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>
 
 /// `(provider, release)` pairs a matrix leaves out: the provider's `spec.releases` does not
 /// name the release.
-pub type Skipped = Vec<(String, String)>;
+pub(crate) type Skipped = Vec<(String, String)>;
 
 /// The cases of every provider of `catalogue` for each of `releases` (None: no `--release`),
 /// inputs from `user` (`--inputs`) or the built-in samples (written under `scratch`). Also
 /// returns the `(provider, release)` pairs left out because the provider's `spec.releases`
 /// does not name the release.
-pub fn cases(
+pub(crate) fn cases(
     catalogue: &Catalogue,
     releases: Option<&[&Release]>,
     user: Option<&Utf8Path>,
@@ -292,7 +292,7 @@ pub fn cases(
 
 /// The catalogue as of every release a matrix renders, each made once rather than per case.
 #[derive(Debug)]
-pub struct Catalogues {
+pub(crate) struct Catalogues {
     newest: Catalogue,
     older: BTreeMap<String, Catalogue>,
     /// `--cccmo-dir`: the checkout every release's built-in manifests come from.
@@ -302,7 +302,7 @@ pub struct Catalogues {
 impl Catalogues {
     /// `newest` (the newest release's providers, plus any `--provider-dir` ones) and its form
     /// as of each of `releases`.
-    pub fn new(newest: Catalogue, releases: &[&Release]) -> Result<Self> {
+    pub(crate) fn new(newest: Catalogue, releases: &[&Release]) -> Result<Self> {
         let builtin = Releases::builtin()?;
         let mut older = BTreeMap::new();
         for release in releases {
@@ -323,7 +323,7 @@ impl Catalogues {
     /// Every catalogue with the built-in providers' manifests from `checkout`, each evaluated
     /// for its release; the newest release's only when the matrix renders it (a checkout of an
     /// older release head need not evaluate as a newer one).
-    pub fn with_cccmo(
+    pub(crate) fn with_cccmo(
         mut self,
         checkout: crate::catalogue::cccmo::Checkout,
         newest: bool,
@@ -348,7 +348,7 @@ impl Catalogues {
     }
 
     /// The newest release's catalogue.
-    pub fn newest(&self) -> &Catalogue {
+    pub(crate) fn newest(&self) -> &Catalogue {
         &self.newest
     }
 }
@@ -356,7 +356,7 @@ impl Catalogues {
 /// Renders one case as `render` would: load the inputs, take the catalogue as of the inputs'
 /// release (`--release`, else the newest unless an `--inputs` images file names another),
 /// check that they select the case's provider, render, lay out the files.
-pub fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
+pub(crate) fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
     let cfg = ClusterConfig::load(&case.files)?;
     let releases = Releases::builtin()?;
     let as_of_release;
@@ -431,7 +431,7 @@ fn on_every_core<T: Sync, R: Send>(
 }
 
 /// `ccm-render matrix`.
-pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     let checkout = args
         .cccmo_dir
         .as_deref()

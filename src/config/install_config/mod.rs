@@ -28,10 +28,9 @@ mod platform;
 mod vips;
 mod vsphere;
 
-pub use checked::InstallConfig;
-pub use decode::PLATFORMS;
-pub use infrastructure::check_crn;
-pub use platform::{Gated, Platform};
+pub(crate) use checked::InstallConfig;
+pub(crate) use infrastructure::check_crn;
+pub(crate) use platform::{Gated, Platform};
 mod proxy;
 mod types;
 
@@ -41,54 +40,62 @@ use decode::typed;
 use serde_json::Value;
 use types::Document;
 
-pub use types::{
-    Aws, Azure, External, Gcp, IbmCloud, LoadBalancer, Nutanix, OpenStack, PowerVs,
+pub(crate) use types::{
+    Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs,
     ServiceEndpoint, VSphere, Vips,
 };
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).
-pub const VERSION: &str = "v1";
+pub(crate) const VERSION: &str = "v1";
 
-/// What the command line adds to the install-config.
+/// What the command line says about deriving from the install-config.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub struct Flags {
     /// `--infrastructure-name`.
-    pub infrastructure_name: Option<String>,
+    pub(crate) infrastructure_name: Option<String>,
     /// `--ibm-instance-crn`: the CIS (publish External) or DNS Services (publish Internal)
     /// instance CRN the installer looks up online for IBM Cloud and PowerVS.
-    pub ibm_instance_crn: Option<String>,
-    /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
-    pub cloud_config_given: bool,
+    pub(crate) ibm_instance_crn: Option<String>,
     /// Whether `--emit-infrastructure` writes the derived objects (then the fields only they
     /// carry are required too: [`infrastructure::check_emittable`]).
-    pub emit_infrastructure: bool,
+    pub(crate) emit_infrastructure: bool,
+}
+
+/// What deriving takes besides the install-config: the command line's [`Flags`], and what
+/// loading the other inputs found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    /// The command line's flags.
+    pub(crate) flags: Flags,
+    /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
+    pub(crate) cloud_config_given: bool,
     /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
     /// credentials or the cloud for the cloud provider config.
-    pub facts: facts::PlatformFacts,
+    pub(crate) facts: facts::PlatformFacts,
 }
 
 /// What the installer would write, derived from an install-config.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Derived {
+pub(crate) struct Derived {
     /// `manifests/cluster-infrastructure-02-config.yml`.
-    pub infrastructure: Value,
+    pub(crate) infrastructure: Value,
     /// `manifests/cloud-provider-config.yaml`, when the installer writes one (and
     /// `--cloud-config` was not given).
-    pub cloud_provider_config: Option<Value>,
+    pub(crate) cloud_provider_config: Option<Value>,
     /// `manifests/cluster-proxy-01-config.yaml`.
-    pub proxy: Value,
+    pub(crate) proxy: Value,
     /// `manifests/cluster-network-02-config.yml`.
-    pub network: Value,
+    pub(crate) network: Value,
     /// `openshift/99_feature-gate.yaml`: the FeatureGate of `featureSet` and `featureGates`.
-    pub feature_gate: Value,
+    pub(crate) feature_gate: Value,
     /// How the install-config names its feature set, for messages.
-    pub feature_set: String,
+    pub(crate) feature_set: String,
     /// The fields whose feature gate depends on the release, for the check against the
     /// install-config's feature set at the release in force.
-    pub gated: Vec<Gated>,
+    pub(crate) gated: Vec<Gated>,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 impl Derived {
@@ -96,7 +103,7 @@ impl Derived {
     /// ConfigMap when derived, then the Proxy, the Network and the FeatureGate): what
     /// `--emit-infrastructure` writes. Each `--infrastructure`, `--cloud-config`, `--proxy`,
     /// `--network` and `--feature-gate` picks its object out of it by kind.
-    pub fn to_yaml_stream(&self) -> Result<String> {
+    pub(crate) fn to_yaml_stream(&self) -> Result<String> {
         let mut out = ccm_catalogue::yaml::to_string(&self.infrastructure)?;
         for object in self.cloud_provider_config.iter().chain([
             &self.proxy,
@@ -114,13 +121,13 @@ impl Derived {
 /// `kube-system/cluster-config-v1` ConfigMap that carries it under `data.install-config` (what
 /// installer `pkg/asset/manifests/operators.go` writes as `manifests/cluster-config.yaml`, and
 /// what bootkube hands to the etcd and machine-config renders).
-pub fn load(path: &Utf8Path) -> Result<InstallConfig> {
+pub(crate) fn load(path: &Utf8Path) -> Result<InstallConfig> {
     let text = crate::inputs::read_text(path)?;
     parse_text(&text, path)
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
+pub(crate) fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     let mut docs = crate::inputs::parse_documents(text, path)?;
     if docs.len() != 1 {
         bail!(
@@ -154,7 +161,7 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
 
 /// Checks a parsed install-config as the installer's validation does for the fields read here
 /// and applies the installer's defaults.
-pub fn parse(doc: &Value) -> Result<InstallConfig> {
+pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
     if !doc.is_object() {
         bail!("not an install-config (expected a mapping at the top level)");
     }
@@ -246,9 +253,9 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
 
 /// Derives the installer's objects. Pure: the same install-config and options give the same
 /// objects.
-pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
+pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
     let mut notes = ic.notes.clone();
-    let infra_id = if let Some(name) = &options.infrastructure_name {
+    let infra_id = if let Some(name) = &options.flags.infrastructure_name {
         infra_id::check(name).map_err(|e| anyhow!("--infrastructure-name: {e}"))?;
         name.clone()
     } else {
@@ -268,13 +275,13 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         let (config_map, derive_notes) = cloud_provider_config::derive(
             ic,
             &infra_id,
-            options.ibm_instance_crn.as_deref(),
+            options.flags.ibm_instance_crn.as_deref(),
             &options.facts,
         )?;
         notes.extend(derive_notes);
         config_map
     };
-    if options.emit_infrastructure {
+    if options.flags.emit_infrastructure {
         infrastructure::check_emittable(ic)?;
     }
     let writes_cloud_config = cloud_provider_config::installer_writes_one(&ic.platform);
@@ -282,7 +289,7 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         ic,
         &infra_id,
         writes_cloud_config,
-        options.ibm_instance_crn.as_deref(),
+        options.flags.ibm_instance_crn.as_deref(),
     )?);
     let proxy = sort_keys(proxy::derive(ic)?);
     if let Platform::External(p) = &ic.platform

@@ -15,13 +15,13 @@ use serde_json::Value;
 
 /// The placeholders the installer gives the failure domain it makes from the deprecated
 /// topology fields (`GeneratedFailureDomain{Name,Region,Zone}`).
-pub const GENERATED_NAME: &str = "generated-failure-domain";
-pub const GENERATED_REGION: &str = "generated-region";
-pub const GENERATED_ZONE: &str = "generated-zone";
+pub(crate) const GENERATED_NAME: &str = "generated-failure-domain";
+pub(crate) const GENERATED_REGION: &str = "generated-region";
+pub(crate) const GENERATED_ZONE: &str = "generated-zone";
 
 /// Reads, converts, defaults and checks `platform.vsphere`; `notes` gets the installer's
 /// deprecation warnings.
-pub fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere> {
+pub(crate) fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere> {
     let mut p: VSphere = super::decode::typed(value, at)?;
     // The deprecated fields and the VIPs are read from the same object (`types`: no flatten).
     p.legacy = super::decode::typed(value, at)?;
@@ -216,7 +216,7 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
 /// `zoneType: HostGroup`: a zone made of a vCenter host group inside one compute cluster, the
 /// region being the compute cluster (`regionType: ComputeCluster`); gated by
 /// `VSphereHostVMGroupZonal` (`platform::release_gated`).
-pub const HOST_GROUP: &str = "HostGroup";
+pub(crate) const HOST_GROUP: &str = "HostGroup";
 
 /// The region and zone types as installer `pkg/types/vsphere/validation/platform.go`
 /// (`validateFailureDomains`) checks them, in its order: both or neither, no `HostGroup`

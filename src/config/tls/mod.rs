@@ -17,17 +17,17 @@ mod tables;
 
 /// The TLS flags CCCMO passes to every cloud controller manager.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TlsSettings {
+pub(crate) struct TlsSettings {
     /// Go's name for the minimum TLS version, e.g. `VersionTLS12`.
-    pub min_version: String,
+    pub(crate) min_version: String,
     /// IANA cipher suite names, in profile order; empty when the minimum version is TLS 1.3.
-    pub cipher_suites: Vec<String>,
+    pub(crate) cipher_suites: Vec<String>,
 }
 
 impl TlsSettings {
     /// The flags CCCMO puts in every CCM script, in order: `--tls-cipher-suites=a,b,…` (only when
     /// ciphers are set) then `--tls-min-version=…` (only when set).
-    pub fn flags(&self) -> Vec<String> {
+    pub(crate) fn flags(&self) -> Vec<String> {
         let mut flags = Vec::with_capacity(2);
         // CCCMO's templates: `{{- if .tlsCipherSuites }}` then `{{- if .tlsMinVersion }}`.
         if !self.cipher_suites.is_empty() {
@@ -52,7 +52,7 @@ impl TlsSettings {
 /// `NoOpinion` and `LegacyAdheringComponentsOnly` keep the Intermediate profile. Input the API
 /// server would reject (unknown profile type or TLS version, wrong JSON types) is an error that
 /// names the field, and so is a `Custom` profile without its `custom` block when it would apply.
-pub fn from_apiserver(apiserver: Option<&Value>) -> Result<TlsSettings> {
+pub(crate) fn from_apiserver(apiserver: Option<&Value>) -> Result<TlsSettings> {
     let Some(apiserver) = apiserver else {
         // controller-runtime-common pkg/tls: a failed APIServer fetch leaves adherence "" and the
         // profile empty; "" adherence then selects the default (Intermediate) profile.
@@ -130,7 +130,7 @@ impl BuiltinProfile {
 }
 
 /// library-go's IANA name of an OpenSSL cipher name (`openSSLToIANACiphers`), when it has one.
-pub fn openssl_to_iana(name: &str) -> Option<&'static str> {
+pub(crate) fn openssl_to_iana(name: &str) -> Option<&'static str> {
     OPENSSL_TO_IANA
         .iter()
         .find(|(openssl, _)| *openssl == name)
@@ -139,7 +139,7 @@ pub fn openssl_to_iana(name: &str) -> Option<&'static str> {
 
 /// openshift/api `TLSProfiles[name]` for Old, Intermediate and Modern: the minimum version and
 /// the OpenSSL cipher names (the hosted render maps them with HyperShift's own table).
-pub fn builtin_profile(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+pub(crate) fn builtin_profile(name: &str) -> Option<(&'static str, &'static [&'static str])> {
     let profile: &'static BuiltinProfile = match name {
         "Old" => &OLD,
         "Intermediate" => &INTERMEDIATE,

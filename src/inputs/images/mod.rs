@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// images.json keys to image references.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Images {
+pub(crate) struct Images {
     entries: BTreeMap<String, String>,
     /// Where they came from, for error messages.
     origin: String,
@@ -23,22 +23,22 @@ pub struct Images {
     from_image_stream: bool,
     /// The release version an `image-references` ImageStream names (its `metadata.name`, e.g.
     /// `4.20.15`); `None` for images.json, the ConfigMap, and a stream without a name.
-    pub release: Option<String>,
+    pub(crate) release: Option<String>,
 }
 
 impl Images {
     /// Whether there is a (non-empty) image for an images.json key.
-    pub fn has(&self, key: &str) -> bool {
+    pub(crate) fn has(&self, key: &str) -> bool {
         self.entries.get(key).is_some_and(|image| !image.is_empty())
     }
 
     /// Where the images came from, for messages.
-    pub fn origin(&self) -> &str {
+    pub(crate) fn origin(&self) -> &str {
         &self.origin
     }
 
     /// The image for an images.json key, or an error that says which key and which file.
-    pub fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
+    pub(crate) fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
         match self.entries.get(key) {
             Some(image) if !image.is_empty() => Ok(image),
             _ => match image_stream::tag_for(key).filter(|_| self.from_image_stream) {
@@ -55,7 +55,7 @@ impl Images {
     }
 
     /// Builds images from key/value pairs (tests and install-config derivation).
-    pub fn from_entries(origin: &str, entries: BTreeMap<String, String>) -> Result<Self> {
+    pub(crate) fn from_entries(origin: &str, entries: BTreeMap<String, String>) -> Result<Self> {
         for (key, image) in &entries {
             // An empty value is CCCMO's "missing" (its govalidator `required` check); it is
             // reported when a provider needs that key, not here.
@@ -74,12 +74,12 @@ impl Images {
 }
 
 /// Reads images from a file holding any of the three forms.
-pub fn load(path: &Utf8Path) -> Result<Images> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Images> {
     parse(&read_text(path)?, path)
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
+pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
     let docs = parse_documents(text, path)?;
     let has = |kind: &str| docs.iter().any(|d| kind_of(d) == kind);
     let is_object_stream = docs.iter().any(|d| !kind_of(d).is_empty());

@@ -23,7 +23,7 @@ use ccm_catalogue::json_fields::kind_of;
 use serde_json::{Value, json};
 
 /// Renders every object of `component` for `cfg`.
-pub fn render(cfg: &HostedConfig, component: &Component) -> Result<Rendered> {
+pub(crate) fn render(cfg: &HostedConfig, component: &Component) -> Result<Rendered> {
     let spec = &component.descriptor.spec;
     if spec.platform != cfg.platform() {
         bail!(

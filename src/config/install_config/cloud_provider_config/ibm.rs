@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 
 /// The account ID the installer reads from the API key's account: the `a/<account>` scope of
 /// an IBM CRN (`crn:v1:<cname>:<ctype>:<service>:<location>:a/<account>:<instance>:…`).
-pub fn account_of(crn: &str) -> Result<String> {
+pub(crate) fn account_of(crn: &str) -> Result<String> {
     crn.split(':')
         .nth(6)
         .and_then(|scope| scope.strip_prefix("a/"))
@@ -49,14 +49,14 @@ fn account(crn: Option<&str>, missing: &mut Missing) -> Result<Option<String>> {
 /// three to `ibmcloud.CloudProviderConfig` and `powervs.CloudProviderConfig`
 /// (`pkg/asset/manifests/cloudproviderconfig.go`).
 #[derive(Clone, Copy)]
-pub struct Cluster<'a> {
-    pub infra_id: &'a str,
+pub(crate) struct Cluster<'a> {
+    pub(crate) infra_id: &'a str,
     /// `--ibm-instance-crn`, the account ID's source.
-    pub crn: Option<&'a str>,
-    pub facts: &'a PlatformFacts,
+    pub(crate) crn: Option<&'a str>,
+    pub(crate) facts: &'a PlatformFacts,
 }
 
-pub fn ibmcloud(
+pub(crate) fn ibmcloud(
     p: &IbmCloud,
     cluster: Cluster<'_>,
     missing: &mut Missing,
@@ -230,7 +230,7 @@ fn powervs_region(region: &str) -> Result<(&'static str, &'static [&'static str]
         })
 }
 
-pub fn powervs(
+pub(crate) fn powervs(
     p: &PowerVs,
     cluster: Cluster<'_>,
     missing: &mut Missing,

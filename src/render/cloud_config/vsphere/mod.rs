@@ -41,7 +41,7 @@ struct Config {
 }
 
 /// The vSphere transform.
-pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
+pub(crate) fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     require_platform(ctx, Platform::VSphere, "vsphere")?;
     let mut warnings = Vec::new();
     let mut config = read(source, &mut warnings)?;

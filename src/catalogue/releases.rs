@@ -186,7 +186,11 @@ impl Releases {
     }
 
     /// The built-in catalogue for one Infrastructure (only its provider decoded) as of `release`.
-    pub(crate) fn builtin_for(&self, release: &Release, infra: &Infrastructure) -> Result<Catalogue> {
+    pub(crate) fn builtin_for(
+        &self,
+        release: &Release,
+        infra: &Infrastructure,
+    ) -> Result<Catalogue> {
         if release.name == self.newest().name {
             return Catalogue::builtin_for(infra);
         }

@@ -535,7 +535,11 @@ pub(crate) enum ColorChoice {
 impl ColorChoice {
     /// Whether to colour, given whether stdout is a terminal and the value of `NO_COLOR`
     /// (no-color.org: set and not empty disables colour).
-    pub(crate) fn enabled(self, stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    pub(crate) fn enabled(
+        self,
+        stdout_is_terminal: bool,
+        no_color: Option<&std::ffi::OsStr>,
+    ) -> bool {
         match self {
             Self::Always => true,
             Self::Never => false,

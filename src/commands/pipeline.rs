@@ -35,7 +35,10 @@ pub(crate) fn go_files_to_review(release: &Release) -> Option<String> {
 
 /// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
 /// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
-pub(crate) fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+pub(crate) fn catalogue_for(
+    cfg: &ClusterConfig,
+    provider_dir: Option<&Utf8Path>,
+) -> Result<Catalogue> {
     let releases = crate::catalogue::Releases::builtin()?;
     match provider_dir {
         // Only the provider of this platform: parsing the others was most of a render's cost.
@@ -81,7 +84,10 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
 
 /// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
 /// into the render rather than copied (when the release check of [`render_config`] passes).
-pub(crate) fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
+pub(crate) fn render_config_owned(
+    cfg: &ClusterConfig,
+    mut catalogue: Catalogue,
+) -> Result<Rendered> {
     let chosen = match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider)
             if provider

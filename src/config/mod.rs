@@ -5,7 +5,7 @@
 
 pub(crate) mod hosted;
 pub mod install_config;
-pub(crate) mod tls;
+pub mod tls;
 
 use crate::config::tls::TlsSettings;
 use crate::inputs::{

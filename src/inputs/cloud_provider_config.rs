@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// Where the cloud config comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Source {
+pub enum Source {
     /// A ConfigMap: its data keys, all of which are carried into the `cloud-conf` ConfigMap.
     ConfigMap {
         /// `metadata.namespace/metadata.name`, for messages.
@@ -42,7 +42,7 @@ impl Source {
     /// (pkg/controllers/cloud_config_sync_controller.go `prepareSourceConfigMap`): the
     /// `cloud.conf` key if present; else the key the Infrastructure names in
     /// `spec.cloudConfig.key` (moved, not copied), which must then exist; else empty.
-    pub(crate) fn select(&self, infrastructure_key: &str, path: &Utf8Path) -> Result<Selected> {
+    pub fn select(&self, infrastructure_key: &str, path: &Utf8Path) -> Result<Selected> {
         let (origin, data) = match self {
             Self::Raw(text) => {
                 return Ok(Selected {
@@ -99,7 +99,7 @@ pub(crate) fn load(path: &Utf8Path) -> Result<Source> {
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub(crate) fn parse(text: String, path: &Utf8Path) -> Result<Source> {
+pub fn parse(text: String, path: &Utf8Path) -> Result<Source> {
     // A raw INI cloud.conf is usually not YAML at all, and a raw JSON or YAML one (Azure,
     // vSphere) has no `kind`: only a stream holding a ConfigMap is taken as one.
     let docs = match ccm_catalogue::yaml::documents(&text) {

@@ -18,7 +18,7 @@ pub struct Infrastructure {
     /// `status.platformStatus.azure.cloudName` ("" when absent).
     pub azure_cloud_name: String,
     /// `status.infrastructureName` ("" when absent; providers that need it say so).
-    pub(crate) infrastructure_name: String,
+    pub infrastructure_name: String,
     /// `status.controlPlaneTopology == SingleReplica`.
     pub(crate) single_replica: bool,
     /// `spec.platformSpec.external.platformName` ("" when absent).
@@ -151,7 +151,7 @@ pub(crate) fn load(path: &Utf8Path) -> Result<Infrastructure> {
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<Infrastructure> {
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Infrastructure> {
     let doc = object_from_text(
         text,
         path,

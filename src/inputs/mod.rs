@@ -4,13 +4,13 @@
 //! single- or multi-document stream, and picking the wanted object out of that stream by kind.
 //! Errors name the file (and the field where there is one). Nothing here knows about providers.
 
-pub(crate) mod cloud_provider_config;
+pub mod cloud_provider_config;
 pub mod credentials;
 pub(crate) mod hosted_control_plane;
 pub mod images;
 pub mod infrastructure;
 pub(crate) mod payload_images;
-pub(crate) mod proxy;
+pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
@@ -173,7 +173,7 @@ pub(crate) fn load_object(
 
 /// [`load_object`] on text already read (`path` only names it in errors); the fuzz targets
 /// call it directly.
-pub(crate) fn object_from_text(
+pub fn object_from_text(
     text: &str,
     path: &Utf8Path,
     kind: &str,

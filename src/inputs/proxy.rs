@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 /// The proxy settings a CCM container gets as environment variables.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct ProxyEnv {
+pub struct ProxyEnv {
     /// `HTTP_PROXY`.
     pub(crate) http_proxy: String,
     /// `HTTPS_PROXY`.
@@ -20,7 +20,7 @@ pub(crate) struct ProxyEnv {
 impl ProxyEnv {
     /// The variables to append, in CCCMO's order, each only when set
     /// (CCCMO pkg/cloud/common/substitution.go).
-    pub(crate) fn variables(&self) -> Vec<(&'static str, &str)> {
+    pub fn variables(&self) -> Vec<(&'static str, &str)> {
         [
             ("HTTP_PROXY", self.http_proxy.as_str()),
             ("HTTPS_PROXY", self.https_proxy.as_str()),
@@ -34,11 +34,11 @@ impl ProxyEnv {
 
 /// What was read from the Proxy object.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Proxy {
+pub struct Proxy {
     /// `status`: what the network operator computed, and what CCCMO passes to the CCMs.
-    pub(crate) status: ProxyEnv,
+    pub status: ProxyEnv,
     /// `spec`: what the user asked for.
-    pub(crate) spec: ProxyEnv,
+    pub spec: ProxyEnv,
     /// `spec.trustedCA.name`.
     pub(crate) trusted_ca: String,
 }
@@ -76,7 +76,7 @@ pub(crate) fn load(path: &Utf8Path) -> Result<Proxy> {
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
     let doc = object_from_text(
         text,
         path,

@@ -297,7 +297,7 @@ pub(crate) struct PlatformSummary {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CloudConfigSummary {
     /// The transform applied (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
-    pub(crate) transform: ccm_catalogue::providers::Transform,
+    pub transform: ccm_catalogue::providers::Transform,
     /// The format of `config/cloud.conf`: `ini`, `json`, `yaml`, or `as-given` when the config
     /// passes through unchanged and the provider does not declare its format.
     pub(crate) format: &'static str,
@@ -318,7 +318,9 @@ pub(crate) struct HostFileSummary {
 
 /// The format of a provider's `config/cloud.conf`: what its transform writes, else what its
 /// descriptor declares, else `as-given`.
-pub(crate) fn cloud_config_format(spec: &ccm_catalogue::providers::CloudConfigSpec) -> &'static str {
+pub(crate) fn cloud_config_format(
+    spec: &ccm_catalogue::providers::CloudConfigSpec,
+) -> &'static str {
     ccm_catalogue::providers::ConfigFormat::of_transform(spec.transform)
         .or(spec.format)
         .map_or("as-given", ccm_catalogue::providers::ConfigFormat::name)
@@ -419,7 +421,7 @@ pub(crate) struct ReleaseSummary {
     /// Other versions rendered as this release.
     pub(crate) aliases: Vec<String>,
     /// The CCCMO branch and commit reproduced.
-    pub(crate) cccmo: ccm_catalogue::releases::Cccmo,
+    pub cccmo: ccm_catalogue::releases::Cccmo,
     /// The release before it (absent for the oldest).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) previous: Option<String>,

@@ -45,7 +45,11 @@ pub struct Rendered {
 }
 
 /// Renders everything for one provider.
-pub(crate) fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Result<Rendered> {
+pub(crate) fn render(
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    common: &Common,
+) -> Result<Rendered> {
     render_objects(
         cfg,
         provider,

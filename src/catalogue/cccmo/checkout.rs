@@ -226,7 +226,10 @@ impl Checkout {
     }
 
     /// The newest release whose recorded Go files are exactly the checkout's.
-    pub(crate) fn release_of_go_files<'a>(&self, releases: &'a Releases) -> Result<Option<&'a Release>> {
+    pub(crate) fn release_of_go_files<'a>(
+        &self,
+        releases: &'a Releases,
+    ) -> Result<Option<&'a Release>> {
         for release in releases.all() {
             let recorded = releases.go_files(release)?;
             if !recorded.is_empty() && recorded == self.go_files {

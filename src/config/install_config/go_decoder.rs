@@ -20,7 +20,10 @@ pub(crate) type KeyMatch =
     for<'v> fn(&'v Map<String, Value>, &'static [&'static str]) -> Vec<(String, Cow<'v, Value>)>;
 
 /// Decodes `T` from `value`, each struct's keys matched to its fields by `keys`.
-pub(crate) fn from_value<T: DeserializeOwned>(value: &Value, keys: KeyMatch) -> Result<T, PathError> {
+pub(crate) fn from_value<T: DeserializeOwned>(
+    value: &Value,
+    keys: KeyMatch,
+) -> Result<T, PathError> {
     T::deserialize(Decoder {
         value: Cow::Borrowed(value),
         keys,

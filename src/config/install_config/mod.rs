@@ -41,8 +41,8 @@ use serde_json::Value;
 use types::Document;
 
 pub(crate) use types::{
-    Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs,
-    ServiceEndpoint, VSphere, Vips,
+    Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
+    Vips,
 };
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).

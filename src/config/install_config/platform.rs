@@ -261,7 +261,10 @@ impl Platform {
 /// `AWSDualStackInstall` or `AzureDualStackInstall`. The installer's message says "this field is
 /// protected by the <gate> feature gate"; the one here also names the feature sets that turn it
 /// on.
-pub(crate) fn check_gates(platform: &Platform, features: &super::feature_gate::Selection) -> Result<()> {
+pub(crate) fn check_gates(
+    platform: &Platform,
+    features: &super::feature_gate::Selection,
+) -> Result<()> {
     let Some((family, gate)) = platform.ip_family() else {
         return Ok(());
     };

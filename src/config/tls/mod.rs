@@ -17,7 +17,7 @@ mod tables;
 
 /// The TLS flags CCCMO passes to every cloud controller manager.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct TlsSettings {
+pub struct TlsSettings {
     /// Go's name for the minimum TLS version, e.g. `VersionTLS12`.
     pub(crate) min_version: String,
     /// IANA cipher suite names, in profile order; empty when the minimum version is TLS 1.3.
@@ -27,7 +27,7 @@ pub(crate) struct TlsSettings {
 impl TlsSettings {
     /// The flags CCCMO puts in every CCM script, in order: `--tls-cipher-suites=a,b,…` (only when
     /// ciphers are set) then `--tls-min-version=…` (only when set).
-    pub(crate) fn flags(&self) -> Vec<String> {
+    pub fn flags(&self) -> Vec<String> {
         let mut flags = Vec::with_capacity(2);
         // CCCMO's templates: `{{- if .tlsCipherSuites }}` then `{{- if .tlsMinVersion }}`.
         if !self.cipher_suites.is_empty() {
@@ -52,7 +52,7 @@ impl TlsSettings {
 /// `NoOpinion` and `LegacyAdheringComponentsOnly` keep the Intermediate profile. Input the API
 /// server would reject (unknown profile type or TLS version, wrong JSON types) is an error that
 /// names the field, and so is a `Custom` profile without its `custom` block when it would apply.
-pub(crate) fn from_apiserver(apiserver: Option<&Value>) -> Result<TlsSettings> {
+pub fn from_apiserver(apiserver: Option<&Value>) -> Result<TlsSettings> {
     let Some(apiserver) = apiserver else {
         // controller-runtime-common pkg/tls: a failed APIServer fetch leaves adherence "" and the
         // profile empty; "" adherence then selects the default (Intermediate) profile.

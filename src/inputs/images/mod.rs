@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// images.json keys to image references.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Images {
+pub struct Images {
     entries: BTreeMap<String, String>,
     /// Where they came from, for error messages.
     origin: String,
@@ -38,7 +38,7 @@ impl Images {
     }
 
     /// The image for an images.json key, or an error that says which key and which file.
-    pub(crate) fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
+    pub fn get(&self, key: &str, needed_by: &str) -> Result<&str> {
         match self.entries.get(key) {
             Some(image) if !image.is_empty() => Ok(image),
             _ => match image_stream::tag_for(key).filter(|_| self.from_image_stream) {
@@ -79,7 +79,7 @@ pub(crate) fn load(path: &Utf8Path) -> Result<Images> {
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
+pub fn parse(text: &str, path: &Utf8Path) -> Result<Images> {
     let docs = parse_documents(text, path)?;
     let has = |kind: &str| docs.iter().any(|d| kind_of(d) == kind);
     let is_object_stream = docs.iter().any(|d| !kind_of(d).is_empty());

@@ -41,7 +41,12 @@ impl Target {
     /// Renders the config for `tree` and reads FILE. `strict`: FILE must be a config this tool
     /// can read (`--check`, `--diff`, which must say what they compare with); otherwise a FILE
     /// that is not one is simply replaced.
-    pub(crate) fn new(path: &Utf8Path, options: Options, tree: &Tree, strict: bool) -> Result<Self> {
+    pub(crate) fn new(
+        path: &Utf8Path,
+        options: Options,
+        tree: &Tree,
+        strict: bool,
+    ) -> Result<Self> {
         let bytes = super::config::config(tree, options)?;
         let contents = super::files_of(&bytes)?;
         let existing = read_file(path, "--ignition")?;

@@ -90,7 +90,7 @@ pub(crate) mod test_support {
     }
 
     /// The newest release's transform behaviour.
-    pub(crate) fn newest() -> &'static ccm_catalogue::releases::behaviour::CloudConfig {
+    pub fn newest() -> &'static ccm_catalogue::releases::behaviour::CloudConfig {
         &crate::catalogue::Releases::builtin()
             .expect("built-in releases load")
             .newest()

@@ -25,7 +25,11 @@ pub(crate) fn sprintf(template: &str, args: &[&str], what: &str) -> Result<Strin
 
 /// `html/template` of a template whose only actions are `{{.Key}}`, each value HTML-escaped as
 /// the package escapes text.
-pub(crate) fn html_template(template: &str, values: &BTreeMap<&str, &str>, what: &str) -> Result<String> {
+pub(crate) fn html_template(
+    template: &str,
+    values: &BTreeMap<&str, &str>,
+    what: &str,
+) -> Result<String> {
     let mut out = String::new();
     let mut rest = template;
     while let Some(start) = rest.find("{{") {

@@ -12,7 +12,7 @@ use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 
 /// Checks a descriptor on its own; errors start with the field.
-pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
+pub(crate) fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
     if d.api_version != API_VERSION {
         bail!(
             "apiVersion: must be {API_VERSION}, found {:?}",
@@ -150,7 +150,11 @@ fn check_credentials(spec: &CredentialsSpec) -> Result<()> {
 
 /// Checks one object of `manifests/` or `bootstrap/` against the descriptor; errors start with
 /// the field. Returns whether the object has the TLS container with the TLS anchor line.
-pub fn check_object(object: &Value, spec: &ProviderSpec, is_bootstrap: bool) -> Result<bool> {
+pub(crate) fn check_object(
+    object: &Value,
+    spec: &ProviderSpec,
+    is_bootstrap: bool,
+) -> Result<bool> {
     if !object.is_object() {
         bail!("not a Kubernetes object (a YAML mapping)");
     }

@@ -54,7 +54,7 @@ pub struct ReleaseEntry {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Delta {
     /// The shared objects.
-    pub common: CommonDelta,
+    pub(crate) common: CommonDelta,
     /// Provider by provider.
     pub providers: BTreeMap<String, ProviderDelta>,
 }

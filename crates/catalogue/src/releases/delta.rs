@@ -17,13 +17,13 @@ use std::collections::BTreeMap;
 /// The objects every provider shares (`assets/common/`).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CommonDelta {
+pub(crate) struct CommonDelta {
     /// Edits of the PodDisruptionBudget.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pod_disruption_budget: Vec<Op>,
+    pub(crate) pod_disruption_budget: Vec<Op>,
     /// Edits of the Service.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub service: Vec<Op>,
+    pub(crate) service: Vec<Op>,
 }
 
 /// One provider's delta.
@@ -48,7 +48,7 @@ pub struct ObjectPatch {
     /// `Kind/name` of a manifest or bootstrap pod.
     pub object: String,
     /// The edits, in order.
-    pub ops: Vec<Op>,
+    pub(crate) ops: Vec<Op>,
 }
 
 /// One edit.
@@ -91,7 +91,7 @@ pub enum Op {
 }
 
 /// Applies `ops` to `object`; errors say which op (`ops[i]`) and what did not fit.
-pub fn apply_ops(object: &mut Value, ops: &[Op]) -> Result<()> {
+pub(crate) fn apply_ops(object: &mut Value, ops: &[Op]) -> Result<()> {
     for (i, op) in ops.iter().enumerate() {
         apply(object, op).map_err(|e| anyhow!("ops[{i}]: {e}"))?;
     }
@@ -291,7 +291,7 @@ pub fn object_id(object: &Value) -> String {
 
 /// Applies a provider delta to a provider's parts: the descriptor and its objects (manifests
 /// and bootstrap pods, each list keeping its order).
-pub fn apply_provider(
+pub(crate) fn apply_provider(
     delta: &ProviderDelta,
     descriptor: &mut Value,
     lists: [&mut Vec<(String, Value)>; 2],

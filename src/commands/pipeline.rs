@@ -6,6 +6,7 @@ use crate::config::{ClusterConfig, InputFiles};
 use crate::render::Rendered;
 use anyhow::{Result, anyhow};
 use camino::Utf8Path;
+use ccm_catalogue::providers::Provider;
 use ccm_catalogue::releases::Release;
 
 /// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
@@ -55,17 +56,7 @@ pub(crate) fn catalogue_for(
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => {
-            if let Some(supported) = &provider.spec().releases
-                && !supported.contains(&cfg.release.name)
-            {
-                anyhow::bail!(
-                    "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {} (--release, or the release of the --images ImageStream)",
-                    provider.origin,
-                    provider.name(),
-                    supported.join(", "),
-                    cfg.release.name
-                );
-            }
+            check_renders_for(provider, &cfg.release.name)?;
             crate::render::render(cfg, provider, &catalogue.common)
         }
         // The inputs' own warnings (an install-config's notes among them) come first, as in
@@ -82,6 +73,25 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
     }
 }
 
+/// Refuses a render of `provider` for OpenShift `release` when its `spec.releases` does not
+/// name it.
+fn check_renders_for(provider: &Provider, release: &str) -> Result<()> {
+    if provider.renders_for(release) {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {release} (--release, or the release of the --images ImageStream)",
+        provider.origin,
+        provider.name(),
+        provider
+            .spec()
+            .releases
+            .as_deref()
+            .unwrap_or_default()
+            .join(", "),
+    )
+}
+
 /// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
 /// into the render rather than copied (when the release check of [`render_config`] passes).
 pub(crate) fn render_config_owned(
@@ -89,13 +99,7 @@ pub(crate) fn render_config_owned(
     mut catalogue: Catalogue,
 ) -> Result<Rendered> {
     let chosen = match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider)
-            if provider
-                .spec()
-                .releases
-                .as_ref()
-                .is_none_or(|supported| supported.contains(&cfg.release.name)) =>
-        {
+        Selection::Provider(provider) if provider.renders_for(&cfg.release.name) => {
             provider.name().to_string()
         }
         _ => return render_config(cfg, &catalogue),

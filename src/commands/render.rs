@@ -3,7 +3,7 @@
 
 use super::exit::ExitStatus;
 use super::pipeline::{catalogue_for, render_config_owned};
-use super::term::{print_json, print_stdout, say};
+use super::term::{Checked, print_json, print_stdout, say, say_checked};
 use crate::commands::cli::{OutputFormat, RenderArgs};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
@@ -290,23 +290,17 @@ pub(crate) fn check(
         report_dest_check(dest, plan, tree, args.prune, release);
     }
     if let Some(target) = ignition {
-        let p = &target.comparison.plan;
-        if target.comparison.has_changes() {
-            eprintln!(
-                "ccm-render: {} is out of date: {} files would change ({} added, {} changed, {} removed); run without --check/--diff to update it",
-                target.path,
-                count(p, Change::Added) + count(p, Change::Changed) + count(p, Change::Removed),
-                count(p, Change::Added),
-                count(p, Change::Changed),
-                count(p, Change::Removed),
-            );
-        } else {
-            eprintln!(
-                "ccm-render: {} is up to date ({} files)",
-                target.path,
-                target.contents.files.len()
-            );
-        }
+        let held = format!("{} files", target.contents.files.len());
+        let changes = files_changing(&target.comparison.plan, "");
+        say_checked(
+            target.path.as_str(),
+            None,
+            &if target.comparison.has_changes() {
+                Checked::OutOfDate(&changes)
+            } else {
+                Checked::UpToDate(&held)
+            },
+        );
     }
     let drift = plan.has_changes() || ignition.is_some_and(|t| t.comparison.has_changes());
     Ok(if drift {
@@ -314,6 +308,16 @@ pub(crate) fn check(
     } else {
         ExitStatus::Success
     })
+}
+
+/// "N files would change (A added, C changed, R removed`more`)".
+fn files_changing(plan: &crate::output::Plan, more: &str) -> String {
+    let [added, changed, removed] =
+        [Change::Added, Change::Changed, Change::Removed].map(|change| count(plan, change));
+    format!(
+        "{} files would change ({added} added, {changed} changed, {removed} removed{more})",
+        added + changed + removed
+    )
 }
 
 /// How many entries of `plan` are of `change`.
@@ -329,27 +333,22 @@ pub(crate) fn report_dest_check(
     prune: bool,
     release: &str,
 ) {
-    if plan.has_changes() {
-        let folders = if plan.missing_folders.is_empty() {
-            String::new()
-        } else {
-            format!(", {} folders to create", plan.missing_folders.len())
-        };
-        let changes = count(plan, Change::Added)
-            + count(plan, Change::Changed)
-            + count(plan, Change::Removed);
-        eprintln!(
-            "ccm-render: {dest} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
-            count(plan, Change::Added),
-            count(plan, Change::Changed),
-            count(plan, Change::Removed),
-        );
+    let folders = if plan.missing_folders.is_empty() {
+        String::new()
     } else {
-        eprintln!(
-            "ccm-render: {dest} is up to date for OpenShift {release} ({} files)",
-            tree.files.len()
-        );
-    }
+        format!(", {} folders to create", plan.missing_folders.len())
+    };
+    let changes = files_changing(plan, &folders);
+    let held = format!("{} files", tree.files.len());
+    say_checked(
+        dest.as_str(),
+        Some(release),
+        &if plan.has_changes() {
+            Checked::OutOfDate(&changes)
+        } else {
+            Checked::UpToDate(&held)
+        },
+    );
     let leftovers = &plan.leftovers;
     if leftovers.journal.is_some() {
         eprintln!(

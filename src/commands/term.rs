@@ -13,6 +13,28 @@ pub(crate) fn say(line: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
+/// What `--check`/`--diff` found in a folder or file they compared.
+pub(crate) enum Checked<'a> {
+    /// Something would change: what (`3 files would change (...)`).
+    OutOfDate(&'a str),
+    /// Nothing would change: what it holds (`8 files`).
+    UpToDate(&'a str),
+}
+
+/// The line `--check`/`--diff` end with on stderr for `what` (a folder or file), rendered for
+/// OpenShift `release` when one release was.
+pub(crate) fn say_checked(what: &str, release: Option<&str>, checked: &Checked) {
+    let release = release
+        .map(|r| format!(" for OpenShift {r}"))
+        .unwrap_or_default();
+    say(&match checked {
+        Checked::OutOfDate(changes) => format!(
+            "ccm-render: {what} is out of date{release}: {changes}; run without --check/--diff to update it"
+        ),
+        Checked::UpToDate(held) => format!("ccm-render: {what} is up to date{release} ({held})"),
+    });
+}
+
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');

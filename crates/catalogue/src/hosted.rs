@@ -159,9 +159,18 @@ pub struct Component {
     /// The Deployment HyperShift starts from.
     pub deployment: Value,
     /// The other objects, with their spec, in `spec.manifests` order.
-    pub manifests: Vec<(ManifestSpec, Value)>,
+    pub manifests: Vec<Manifest>,
     /// `assets/hosted/<platform>`.
     pub origin: String,
+}
+
+/// One of a component's other objects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Its entry in `spec.manifests`: the file, when it applies, its adapter.
+    pub spec: ManifestSpec,
+    /// The object the file holds.
+    pub object: Value,
 }
 
 /// Parses and checks every component of the `hosted` folder (`<platform>/component.yaml` and the
@@ -244,7 +253,10 @@ fn parse_component(
                 );
             }
         }
-        manifests.push((manifest.clone(), value));
+        manifests.push(Manifest {
+            spec: manifest.clone(),
+            object: value,
+        });
     }
     let named: Vec<&str> = std::iter::once(spec.deployment.file.as_str())
         .chain(spec.manifests.iter().map(|m| m.file.as_str()))

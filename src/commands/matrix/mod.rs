@@ -29,6 +29,7 @@ mod hosted;
 mod samples;
 
 use super::exit::ExitStatus;
+use super::term::{Checked, say_checked};
 use crate::catalogue::Releases;
 use crate::catalogue::{Catalogue, Selection};
 use crate::commands::cli::MatrixArgs;
@@ -197,9 +198,14 @@ pub(crate) fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static R
     ))
 }
 
-/// `(provider, release)` pairs a matrix leaves out: the provider's `spec.releases` does not
-/// name the release.
-pub(crate) type Skipped = Vec<(String, String)>;
+/// What a matrix leaves out: providers whose `spec.releases` does not name the release.
+pub(crate) type Skipped = Vec<SkippedCase>;
+
+/// A provider left out of a release its `spec.releases` does not name.
+pub(crate) struct SkippedCase {
+    provider: String,
+    release: String,
+}
 
 /// The cases of every provider of `catalogue` for each of `releases` (None: no `--release`),
 /// inputs from `user` (`--inputs`) or the built-in samples (written under `scratch`). Also
@@ -218,13 +224,15 @@ pub(crate) fn cases(
         Some(list) => list.iter().map(|r| Some(r.name.as_str())).collect(),
     };
     for (name, provider) in &catalogue.providers {
-        let supported = provider.spec().releases.as_ref();
         let releases: Vec<Option<&str>> = releases
             .iter()
             .copied()
-            .filter(|release| match (release, supported) {
-                (Some(release), Some(supported)) if !supported.iter().any(|s| s == release) => {
-                    skipped.push((name.clone(), (*release).to_string()));
+            .filter(|release| match release {
+                Some(release) if !provider.renders_for(release) => {
+                    skipped.push(SkippedCase {
+                        provider: name.clone(),
+                        release: (*release).to_string(),
+                    });
                     false
                 }
                 _ => true,
@@ -486,7 +494,7 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     let trees = on_every_core(&cases, |case| {
         render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))
     })?;
-    for (provider, release) in &skipped {
+    for SkippedCase { provider, release } in &skipped {
         eprintln!(
             "ccm-render: note: provider {provider} is not rendered for {release}: its spec.releases does not name it"
         );
@@ -582,11 +590,8 @@ fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus
         .filter(|e| e.change != Change::Unchanged)
         .count();
     if touched.is_empty() {
-        eprintln!(
-            "ccm-render: {} is up to date ({} cases)",
-            args.dest_dir,
-            work.len()
-        );
+        let held = format!("{} cases", work.len());
+        say_checked(args.dest_dir.as_str(), None, &Checked::UpToDate(&held));
         return Ok(ExitStatus::Success);
     }
     // Per provider, or per release and provider (`4.21/aws`) with --release.
@@ -596,9 +601,8 @@ fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus
             .entry(case.parent().map_or("", Utf8Path::as_str))
             .or_default() += 1;
     }
-    eprintln!(
-        "ccm-render: {} is out of date: {} of {} cases would change ({files} files; {}); run without --check/--diff to update it",
-        args.dest_dir,
+    let changes = format!(
+        "{} of {} cases would change ({files} files; {})",
         touched.len(),
         work.len(),
         by_provider
@@ -607,6 +611,7 @@ fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus
             .collect::<Vec<_>>()
             .join(", ")
     );
+    say_checked(args.dest_dir.as_str(), None, &Checked::OutOfDate(&changes));
     for case in &touched {
         eprintln!("  {case}");
     }

@@ -192,8 +192,7 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
     ccm_catalogue::validate::dns_subdomain(&cluster_domain)
         .map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
 
-    let (control_plane_replicas, arbiter_replicas, compute_replicas) =
-        replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
+    let replicas = replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
     let networking = d.networking.clone().unwrap_or_default();
     let machine_networks = machine_networks(&networking, &platform)?;
     let networks = network::parse(&networking, &platform, machine_networks.as_deref())?;
@@ -232,9 +231,9 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
         name: d.metadata.name.clone(),
         base_domain: base_domain.to_string(),
         platform,
-        control_plane_replicas,
-        arbiter_replicas,
-        compute_replicas,
+        control_plane_replicas: replicas.control_plane,
+        arbiter_replicas: replicas.arbiter,
+        compute_replicas: replicas.compute,
         machine_networks,
         networks,
         proxy: d.proxy.clone(),
@@ -330,10 +329,18 @@ fn sort_keys(value: Value) -> Value {
     }
 }
 
+/// How many machines of each role the install-config asks for.
+struct Replicas {
+    control_plane: i64,
+    arbiter: i64,
+    /// Every compute pool's, added up.
+    compute: i64,
+}
+
 /// Control plane, arbiter and compute replicas, with the installer's defaults
 /// (`pkg/types/defaults`: 3 for the control plane and for compute pools, 0 for the `edge` and
 /// `arbiter` pools, and on bare metal the hosts that are not masters).
-fn replicas(d: &Document, bare_metal: bool) -> Result<(i64, i64, i64)> {
+fn replicas(d: &Document, bare_metal: bool) -> Result<Replicas> {
     let control_plane = d
         .control_plane
         .as_ref()
@@ -384,7 +391,11 @@ fn replicas(d: &Document, bare_metal: bool) -> Result<(i64, i64, i64)> {
     if d.bootstrap_in_place.is_some() && compute != 0 {
         bail!("compute[0].replicas: {compute}: bootstrap in place requires 0 compute replicas");
     }
-    Ok((control_plane, arbiter, compute))
+    Ok(Replicas {
+        control_plane,
+        arbiter,
+        compute,
+    })
 }
 
 fn cidrs<'a>(

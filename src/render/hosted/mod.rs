@@ -34,8 +34,8 @@ pub(crate) fn render(cfg: &HostedConfig, component: &Component) -> Result<Render
         );
     }
     let mut manifests = Vec::new();
-    for (manifest, object) in &component.manifests {
-        let applies = match manifest.when {
+    for manifest in &component.manifests {
+        let applies = match manifest.spec.when {
             When::Always => true,
             When::SelfManagedAzure => !cfg.managed_azure(),
             When::ManagedAzure => cfg.managed_azure(),
@@ -43,14 +43,14 @@ pub(crate) fn render(cfg: &HostedConfig, component: &Component) -> Result<Render
         if !applies {
             continue;
         }
-        let mut object = object.clone();
+        let mut object = manifest.object.clone();
         place(&mut object, cfg);
         match kind_of(&object) {
             "RoleBinding" => subjects_to_namespace(&mut object, &cfg.hcp.metadata.namespace),
             "ServiceAccount" => ensure_pull_secret(&mut object),
             _ => {}
         }
-        if let Some(adapt) = &manifest.adapt {
+        if let Some(adapt) = &manifest.spec.adapt {
             platform::adapt_manifest(adapt, cfg, &mut object)?;
         }
         if kind_of(&object) == "SecretProviderClass" {

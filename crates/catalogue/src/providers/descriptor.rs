@@ -332,6 +332,15 @@ impl Provider {
         &self.descriptor.spec
     }
 
+    /// Whether this provider renders for OpenShift `release` (`X.Y`): `spec.releases` names
+    /// it, or is left out.
+    pub fn renders_for(&self, release: &str) -> bool {
+        self.spec()
+            .releases
+            .as_ref()
+            .is_none_or(|supported| supported.iter().any(|r| r == release))
+    }
+
     /// Whether this provider serves an External Infrastructure whose platform name is `name`.
     pub fn serves_external(&self, name: &str) -> bool {
         self.spec()

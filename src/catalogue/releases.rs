@@ -344,6 +344,7 @@ mod tests {
 
     const HEADER: &str = "apiVersion: ccm-render.openshift.io/v1alpha1\nkind: Release\nmetadata:\n  name: \"4.22\"\nspec:\n  cccmo: {branch: release-4.22, commit: b99c3d88, date: \"2026-07-08\"}\n  upgrade: [something]\n";
 
+    // Reads better whole: a table of bad files and the message each gets.
     #[test]
     fn a_bad_release_file_or_delta_fails_naming_the_file_and_field() {
         let cases = [

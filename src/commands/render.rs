@@ -138,19 +138,7 @@ pub(crate) fn write_out(
             release,
         );
     }
-    // A render that changes nothing writes nothing. A --dest-dir that
-    // does not exist is written whole. Otherwise it is locked and repaired (src/output/mod.rs),
-    // and planned again under the lock: that plan is what --output json reports.
-    let update = match &args.dest_dir {
-        Some(dest_dir) => {
-            let update = crate::output::Update::prepare(tree, dest_dir, args.prune, plan)?;
-            if let Some(repaired) = update.repaired() {
-                note_repair(dest_dir, repaired);
-            }
-            Some(update)
-        }
-        None => None,
-    };
+    let update = prepare_update(args, tree, plan)?;
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, derived) {
         crate::output::write_file(
@@ -190,6 +178,25 @@ pub(crate) fn write_out(
     say_written(args, tree, report.as_ref(), ignition.as_ref(), release);
     left_for_exit((plan, report));
     Ok(ExitStatus::Success)
+}
+
+/// The update of `--dest-dir`, if given. A render that changes nothing writes nothing. A
+/// --dest-dir that does not exist is written whole. Otherwise it is locked and repaired
+/// (src/output/mod.rs), and planned again under the lock: that plan is what --output json
+/// reports.
+fn prepare_update<'t>(
+    args: &RenderArgs,
+    tree: &'t crate::output::Tree,
+    plan: crate::output::Plan,
+) -> Result<Option<crate::output::Update<'t>>> {
+    let Some(dest_dir) = &args.dest_dir else {
+        return Ok(None);
+    };
+    let update = crate::output::Update::prepare(tree, dest_dir, args.prune, plan)?;
+    if let Some(repaired) = update.repaired() {
+        note_repair(dest_dir, repaired);
+    }
+    Ok(Some(update))
 }
 
 /// Leaves `value` to the operating system, which takes the whole heap back when the process

@@ -102,47 +102,12 @@ impl ClusterConfig {
             .transpose()?;
         let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref())?;
         let images = inputs::images::load(&files.images)?;
-        let derived_cloud_config = derived
-            .as_ref()
-            .and_then(|(d, path)| Some((d.cloud_provider_config.as_ref()?, path)));
-        // An explicit --cloud-config wins over the one derived from the install-config.
-        let cloud_config = match (files.cloud_config.as_deref(), derived_cloud_config) {
-            (Some(path), _) => Some(
-                inputs::cloud_provider_config::load(path)?
-                    .select(&infrastructure.cloud_config_key, path)?,
-            ),
-            (None, Some((config_map, path))) => {
-                Some(derived_source(config_map).select(&infrastructure.cloud_config_key, path)?)
-            }
-            (None, None) => None,
-        };
+        let cloud_config = load_cloud_config(files, derived.as_ref(), &infrastructure)?;
         let mut warnings = Vec::new();
         if let Some((d, path)) = &derived {
             warnings.extend(d.notes.iter().map(|note| format!("{path}: {note}")));
         }
-        let proxy_input = match (files.proxy.as_deref(), &derived) {
-            (Some(path), _) => Some((inputs::proxy::load(path)?, path)),
-            (None, Some((d, path))) => Some((inputs::proxy::from_value(&d.proxy, path)?, *path)),
-            (None, None) => None,
-        };
-        let (proxy, bootstrap_proxy) = match proxy_input {
-            Some((proxy, path)) => {
-                if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
-                    // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
-                    // network operator fills in a running cluster.
-                    warnings.push(format!(
-                        "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
-                    ));
-                }
-                let bootstrap = if proxy.status == ProxyEnv::default() {
-                    proxy.spec.clone()
-                } else {
-                    proxy.status.clone()
-                };
-                (proxy.status, bootstrap)
-            }
-            None => (ProxyEnv::default(), ProxyEnv::default()),
-        };
+        let proxies = load_proxy(files, derived.as_ref(), &mut warnings)?;
         // An explicit --network wins over the one derived from the install-config.
         let network = match (
             inputs::load_config_object(files.network.as_deref(), "Network")?,
@@ -181,8 +146,8 @@ impl ClusterConfig {
             infrastructure,
             images,
             namespace: files.namespace.clone(),
-            proxy,
-            bootstrap_proxy,
+            proxy: proxies.ccm,
+            bootstrap_proxy: proxies.bootstrap,
             tls,
             features,
             release,
@@ -194,6 +159,72 @@ impl ClusterConfig {
             warnings,
         })
     }
+}
+
+/// The cloud provider config: `--cloud-config`, which wins over the one derived from the
+/// install-config, the part the Infrastructure names selected.
+fn load_cloud_config(
+    files: &InputFiles,
+    derived: Option<&(crate::config::install_config::Derived, &Utf8Path)>,
+    infrastructure: &Infrastructure,
+) -> Result<Option<Selected>> {
+    let derived_cloud_config =
+        derived.and_then(|(d, path)| Some((d.cloud_provider_config.as_ref()?, *path)));
+    Ok(
+        match (files.cloud_config.as_deref(), derived_cloud_config) {
+            (Some(path), _) => Some(
+                inputs::cloud_provider_config::load(path)?
+                    .select(&infrastructure.cloud_config_key, path)?,
+            ),
+            (None, Some((config_map, path))) => {
+                Some(derived_source(config_map).select(&infrastructure.cloud_config_key, path)?)
+            }
+            (None, None) => None,
+        },
+    )
+}
+
+/// The proxy environments a render sets.
+struct Proxies {
+    /// The CCMs': the Proxy's status.
+    ccm: ProxyEnv,
+    /// The bootstrap pods': its status, else its spec.
+    bootstrap: ProxyEnv,
+}
+
+/// The proxy environments, from `--proxy` or the install-config.
+fn load_proxy(
+    files: &InputFiles,
+    derived: Option<&(crate::config::install_config::Derived, &Utf8Path)>,
+    warnings: &mut Vec<String>,
+) -> Result<Proxies> {
+    let proxy_input = match (files.proxy.as_deref(), derived) {
+        (Some(path), _) => Some((inputs::proxy::load(path)?, path)),
+        (None, Some((d, path))) => Some((inputs::proxy::from_value(&d.proxy, path)?, *path)),
+        (None, None) => None,
+    };
+    let Some((proxy, path)) = proxy_input else {
+        return Ok(Proxies {
+            ccm: ProxyEnv::default(),
+            bootstrap: ProxyEnv::default(),
+        });
+    };
+    if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
+        // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
+        // network operator fills in a running cluster.
+        warnings.push(format!(
+            "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
+        ));
+    }
+    let bootstrap = if proxy.status == ProxyEnv::default() {
+        proxy.spec.clone()
+    } else {
+        proxy.status.clone()
+    };
+    Ok(Proxies {
+        ccm: proxy.status,
+        bootstrap,
+    })
 }
 
 /// The release to render for: `--release`, else the release the images name (the release

@@ -125,20 +125,7 @@ fn render_objects(
         }
         Some(out.files)
     } else {
-        if let Some(name) = &credentials.post_install_secret {
-            warnings.push(format!(
-                "no --credentials: the Secret {name} that the {} manifests read is not rendered; create it in {} (or pass --credentials)",
-                provider.name(),
-                cfg.namespace
-            ));
-        }
-        if let Some(file) = credentials.files.first() {
-            warnings.push(format!(
-                "no --credentials: the {} bootstrap pod reads /etc/kubernetes/bootstrap-secrets/{}, which is not rendered",
-                provider.name(),
-                file.path
-            ));
-        }
+        warnings.extend(without_credentials(cfg, provider));
         None
     };
     if let Some(text) = &cloud_conf {
@@ -156,6 +143,27 @@ fn render_objects(
         notes,
         warnings,
     })
+}
+
+/// What a render without `--credentials` leaves out that the provider reads: warnings.
+fn without_credentials(cfg: &ClusterConfig, provider: &Provider) -> Vec<String> {
+    let credentials = &provider.spec().bootstrap.credentials;
+    let mut warnings = Vec::new();
+    if let Some(name) = &credentials.post_install_secret {
+        warnings.push(format!(
+            "no --credentials: the Secret {name} that the {} manifests read is not rendered; create it in {} (or pass --credentials)",
+            provider.name(),
+            cfg.namespace
+        ));
+    }
+    if let Some(file) = credentials.files.first() {
+        warnings.push(format!(
+            "no --credentials: the {} bootstrap pod reads /etc/kubernetes/bootstrap-secrets/{}, which is not rendered",
+            provider.name(),
+            file.path
+        ));
+    }
+    warnings
 }
 
 /// Files the cloud config or the credentials name that the render does not provide, so that

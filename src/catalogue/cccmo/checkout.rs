@@ -131,59 +131,7 @@ impl Checkout {
                     known.join(", ")
                 );
             };
-            let mut assets = BTreeMap::new();
-            for DirEntry {
-                name: entry,
-                path: entry_path,
-                is_dir: entry_is_dir,
-            } in entries(&path)?
-            {
-                let rel = format!("pkg/cloud/{name}/{entry}");
-                if entry == "assets" && entry_is_dir {
-                    for DirEntry {
-                        name: file,
-                        path: file_path,
-                        is_dir: file_is_dir,
-                    } in entries(&entry_path)?
-                    {
-                        if file_is_dir {
-                            bail!(
-                                "{file_path}: a folder in the assets of provider {} (CCCMO embeds assets/*); ccm-render does not yet know how CCCMO applies it",
-                                platform.provider
-                            );
-                        }
-                        if !platform.assets.iter().any(|a| a.file == file) {
-                            bail!(
-                                "{file_path}:1: an asset of provider {} that ccm-render does not yet know how CCCMO applies (which kind {}.go decodes it into, if it applies it at all); it knows {}",
-                                platform.provider,
-                                platform.folder,
-                                platform
-                                    .assets
-                                    .iter()
-                                    .map(|a| a.file)
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            );
-                        }
-                        assets.insert(file, read_text(&file_path)?);
-                    }
-                } else if entry_is_dir {
-                    if entry != "testdata" {
-                        checkout.read_go(&rel, &entry_path, 2)?;
-                    }
-                } else if is_go_source(&entry) {
-                    checkout.add_go(&rel, &entry_path)?;
-                }
-            }
-            if assets.is_empty() {
-                bail!(
-                    "{path}/assets: holds no template (provider {}); a checkout without them cannot render it",
-                    platform.provider
-                );
-            }
-            checkout
-                .platforms
-                .insert(name.clone(), PlatformFolder { platform, assets });
+            checkout.read_platform(&name, &path, platform)?;
         }
         for platform in platforms::PLATFORMS {
             if !checkout.platforms.contains_key(platform.folder) {
@@ -195,6 +143,43 @@ impl Checkout {
             }
         }
         Ok(checkout)
+    }
+
+    /// Reads `pkg/cloud/<name>` (at `path`), the folder of `platform`: its templates, and its
+    /// Go files.
+    fn read_platform(
+        &mut self,
+        name: &str,
+        path: &Utf8Path,
+        platform: &'static Platform,
+    ) -> Result<()> {
+        let mut assets = BTreeMap::new();
+        for DirEntry {
+            name: entry,
+            path: entry_path,
+            is_dir: entry_is_dir,
+        } in entries(path)?
+        {
+            let rel = format!("pkg/cloud/{name}/{entry}");
+            if entry == "assets" && entry_is_dir {
+                assets = read_assets(&entry_path, platform)?;
+            } else if entry_is_dir {
+                if entry != "testdata" {
+                    self.read_go(&rel, &entry_path, 2)?;
+                }
+            } else if is_go_source(&entry) {
+                self.add_go(&rel, &entry_path)?;
+            }
+        }
+        if assets.is_empty() {
+            bail!(
+                "{path}/assets: holds no template (provider {}); a checkout without them cannot render it",
+                platform.provider
+            );
+        }
+        self.platforms
+            .insert(name.to_string(), PlatformFolder { platform, assets });
+        Ok(())
     }
 
     fn add_go(&mut self, rel: &str, path: &Utf8Path) -> Result<()> {
@@ -255,6 +240,40 @@ impl Checkout {
             })
             .collect()
     }
+}
+
+/// The templates of `platform` in its `assets` folder (at `dir`): file name → text. Only the
+/// files ccm-render knows how CCCMO applies.
+fn read_assets(dir: &Utf8Path, platform: &Platform) -> Result<BTreeMap<String, String>> {
+    let mut assets = BTreeMap::new();
+    for DirEntry {
+        name: file,
+        path: file_path,
+        is_dir: file_is_dir,
+    } in entries(dir)?
+    {
+        if file_is_dir {
+            bail!(
+                "{file_path}: a folder in the assets of provider {} (CCCMO embeds assets/*); ccm-render does not yet know how CCCMO applies it",
+                platform.provider
+            );
+        }
+        if !platform.assets.iter().any(|a| a.file == file) {
+            bail!(
+                "{file_path}:1: an asset of provider {} that ccm-render does not yet know how CCCMO applies (which kind {}.go decodes it into, if it applies it at all); it knows {}",
+                platform.provider,
+                platform.folder,
+                platform
+                    .assets
+                    .iter()
+                    .map(|a| a.file)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        assets.insert(file, read_text(&file_path)?);
+    }
+    Ok(assets)
 }
 
 #[cfg(test)]

@@ -198,6 +198,36 @@ pub(crate) fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static R
     ))
 }
 
+/// Sets in `input` the sample file of provider `name` (among `files`) that `value` of a
+/// variant's axis names.
+fn set_variant_input(
+    input: &mut InputFiles,
+    value: &AxisValue,
+    name: &str,
+    files: &BTreeMap<&'static str, Utf8PathBuf>,
+) -> Result<()> {
+    let pick = |file: &str| {
+        files.get(file).cloned().ok_or_else(|| {
+            anyhow!(
+                "provider {name} has no sample {file} for the {} variant: give it with --inputs DIR, as DIR/{name}/{file}",
+                value.name
+            )
+        })
+    };
+    match value.setting {
+        Setting::Infrastructure(file) => input.infrastructure = Some(pick(file)?),
+        Setting::Proxy(true) => input.proxy = Some(pick(samples::PROXY)?),
+        Setting::ModernTls(true) => {
+            input.apiserver = Some(pick(samples::APISERVER_MODERN)?);
+        }
+        Setting::TechPreview(true) => {
+            input.feature_gate = Some(pick(samples::FEATUREGATE_TECHPREVIEW)?);
+        }
+        Setting::Proxy(false) | Setting::ModernTls(false) | Setting::TechPreview(false) => {}
+    }
+    Ok(())
+}
+
 /// What a matrix leaves out: providers whose `spec.releases` does not name the release.
 pub(crate) type Skipped = Vec<SkippedCase>;
 
@@ -265,27 +295,7 @@ pub(crate) fn cases(
                 ..InputFiles::default()
             };
             for value in &values {
-                let pick = |file: &str| {
-                    files.get(file).cloned().ok_or_else(|| {
-                        anyhow!(
-                            "provider {name} has no sample {file} for the {} variant: give it with --inputs DIR, as DIR/{name}/{file}",
-                            value.name
-                        )
-                    })
-                };
-                match value.setting {
-                    Setting::Infrastructure(file) => input.infrastructure = Some(pick(file)?),
-                    Setting::Proxy(true) => input.proxy = Some(pick(samples::PROXY)?),
-                    Setting::ModernTls(true) => {
-                        input.apiserver = Some(pick(samples::APISERVER_MODERN)?);
-                    }
-                    Setting::TechPreview(true) => {
-                        input.feature_gate = Some(pick(samples::FEATUREGATE_TECHPREVIEW)?);
-                    }
-                    Setting::Proxy(false)
-                    | Setting::ModernTls(false)
-                    | Setting::TechPreview(false) => {}
-                }
+                set_variant_input(&mut input, value, name, &files)?;
             }
             out.push(Case {
                 release: release.map(str::to_string),
@@ -438,14 +448,13 @@ fn on_every_core<T: Sync, R: Send>(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// `ccm-render matrix`.
-pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
-    let checkout = args
-        .cccmo_dir
-        .as_deref()
-        .map(crate::catalogue::cccmo::Checkout::read)
-        .transpose()?;
-    let releases = match &checkout {
+/// The releases `--release` (or the `--cccmo-dir` checkout) asks for, None for the newest
+/// laid out as a matrix without `--release` does; the Go files to review of each said on stderr.
+fn releases_to_render(
+    args: &MatrixArgs,
+    checkout: Option<&crate::catalogue::cccmo::Checkout>,
+) -> Result<Option<Vec<&'static Release>>> {
+    let releases = match checkout {
         // The checkout's release: the newest lays the cases out as a matrix without --release
         // does, an older one as --release X.Y does.
         Some(checkout) if args.release.is_empty() => {
@@ -467,6 +476,17 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
             super::term::say(&warning);
         }
     }
+    Ok(releases)
+}
+
+/// `ccm-render matrix`.
+pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
+    let checkout = args
+        .cccmo_dir
+        .as_deref()
+        .map(crate::catalogue::cccmo::Checkout::read)
+        .transpose()?;
+    let releases = releases_to_render(args, checkout.as_ref())?;
     crate::output::check_dest(&args.dest_dir)?;
     let catalogue = super::pipeline::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs
@@ -517,19 +537,7 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     if args.check || args.diff {
         return compare(args, &work);
     }
-    // The folders above the case folders, made one at a time: the case updates that run at the
-    // same time below would otherwise race to create them.
-    let parents: std::collections::BTreeSet<Utf8PathBuf> = work
-        .iter()
-        .filter_map(|(folder, _)| folder.parent().map(Utf8Path::to_path_buf))
-        .collect();
-    for parent in parents {
-        let dir = args.dest_dir.join(parent);
-        std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
-    }
-    let reports = on_every_core(&work, |(folder, tree)| {
-        crate::output::apply(tree, &args.dest_dir.join(folder), true)
-    })?;
+    let reports = write(&args.dest_dir, &work)?;
     let count = |f: fn(&crate::output::WriteReport) -> usize| reports.iter().map(f).sum::<usize>();
     eprintln!(
         "ccm-render: {} cases of {} providers and {} hosted cases in {} ({} files written, {} unchanged, {} removed)",
@@ -542,6 +550,26 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         count(|r| r.removed.len()),
     );
     Ok(ExitStatus::Success)
+}
+
+/// Writes every case's tree into its folder under `dest_dir`, pruning what it no longer holds.
+fn write(
+    dest_dir: &Utf8Path,
+    work: &[(Utf8PathBuf, Tree)],
+) -> Result<Vec<crate::output::WriteReport>> {
+    // The folders above the case folders, made one at a time: the case updates that run at the
+    // same time below would otherwise race to create them.
+    let parents: std::collections::BTreeSet<Utf8PathBuf> = work
+        .iter()
+        .filter_map(|(folder, _)| folder.parent().map(Utf8Path::to_path_buf))
+        .collect();
+    for parent in parents {
+        let dir = dest_dir.join(parent);
+        std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
+    }
+    on_every_core(work, |(folder, tree)| {
+        crate::output::apply(tree, &dest_dir.join(folder), true)
+    })
 }
 
 /// `--check` and `--diff`: compare every case with its folder, print the files and the cases a

@@ -21,7 +21,7 @@ use camino::Utf8Path;
 use ccm_catalogue::compiled;
 use ccm_catalogue::releases::data::{self, Delta};
 use ccm_catalogue::releases::delta::{ProviderDelta, object_id};
-use ccm_catalogue::releases::diff::manifests_delta;
+use ccm_catalogue::releases::diff::{ManifestDelta, manifests_delta};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -177,24 +177,7 @@ fn delta_blocks(
             .and_then(|d| d.providers.get(provider))
             .cloned()
             .unwrap_or_default();
-        let delta = ProviderDelta {
-            descriptor: kept.descriptor,
-            remove: kept
-                .remove
-                .into_iter()
-                .filter(|id| bootstrap.contains(id))
-                .chain(generated.remove)
-                .collect(),
-            patch: generated
-                .patch
-                .into_iter()
-                .chain(
-                    kept.patch
-                        .into_iter()
-                        .filter(|p| bootstrap.contains(&p.object)),
-                )
-                .collect(),
-        };
+        let delta = merged(generated, kept, &bootstrap);
         let value = (delta != ProviderDelta::default())
             .then(|| serde_json::to_value(&delta))
             .transpose()?;
@@ -204,6 +187,30 @@ fn delta_blocks(
         text = release_file::set(&text, &["spec", "providers"], None)?;
     }
     Ok(text)
+}
+
+/// The delta the templates give (`generated`), with what a person wrote in the delta there
+/// was (`kept`) that no template tells: its descriptor edits, and its edits of the objects
+/// `bootstrap` names.
+fn merged(generated: ManifestDelta, kept: ProviderDelta, bootstrap: &[String]) -> ProviderDelta {
+    ProviderDelta {
+        descriptor: kept.descriptor,
+        remove: kept
+            .remove
+            .into_iter()
+            .filter(|id| bootstrap.contains(id))
+            .chain(generated.remove)
+            .collect(),
+        patch: generated
+            .patch
+            .into_iter()
+            .chain(
+                kept.patch
+                    .into_iter()
+                    .filter(|p| bootstrap.contains(&p.object)),
+            )
+            .collect(),
+    }
 }
 
 /// The listing line of one Go file that changed.

@@ -107,6 +107,8 @@ fn members(platform: PlatformType, spec: Option<Value>, status: Option<Value>) -
     }
 }
 
+// Reads better whole: one arm per platform, each the installer's platform status for it, read
+// side by side.
 fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Members> {
     Ok(match &ic.platform {
         Platform::Aws(p) => members(PlatformType::Aws, Some(aws_spec(p)), Some(aws_status(p))),

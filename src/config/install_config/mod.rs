@@ -159,14 +159,8 @@ pub(crate) fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     parse(&docs.remove(0)).map_err(|err| anyhow!("{origin}: {err}"))
 }
 
-/// Checks a parsed install-config as the installer's validation does for the fields read here
-/// and applies the installer's defaults.
-pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
-    if !doc.is_object() {
-        bail!("not an install-config (expected a mapping at the top level)");
-    }
-    let d: Document = typed(doc, "")?;
-    // installconfig.go ValidateInstallConfig: the version is checked before anything else.
+/// installconfig.go ValidateInstallConfig: the version is checked before anything else.
+fn check_version(d: &Document) -> Result<()> {
     if d.api_version.is_empty() {
         bail!("apiVersion: install-config version required");
     }
@@ -176,13 +170,11 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
             d.api_version
         );
     }
-    let mut notes = Vec::new();
-    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
-    let platform = platform::parse(&d, &mut notes)?;
-    // Before the networks: a dual-stack example without its feature set is refused naming the
-    // gate, as the installer's feature-gate validation does, not the networks.
-    platform::check_gates(&platform, &features)?;
-    platform::check_cluster_name(&d.metadata.name, &platform)?;
+    Ok(())
+}
+
+/// `baseDomain` without a trailing dot, checked alone and under the cluster's name.
+fn base_domain(d: &Document) -> Result<&str> {
     let base_domain = d.base_domain.strip_suffix('.').unwrap_or(&d.base_domain);
     if base_domain.is_empty() {
         bail!("baseDomain: required");
@@ -191,6 +183,25 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
     let cluster_domain = format!("{}.{base_domain}", d.metadata.name);
     ccm_catalogue::validate::dns_subdomain(&cluster_domain)
         .map_err(|e| anyhow!("baseDomain: {cluster_domain:?}: {e}"))?;
+    Ok(base_domain)
+}
+
+/// Checks a parsed install-config as the installer's validation does for the fields read here
+/// and applies the installer's defaults.
+pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
+    if !doc.is_object() {
+        bail!("not an install-config (expected a mapping at the top level)");
+    }
+    let d: Document = typed(doc, "")?;
+    check_version(&d)?;
+    let mut notes = Vec::new();
+    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
+    let platform = platform::parse(&d, &mut notes)?;
+    // Before the networks: a dual-stack example without its feature set is refused naming the
+    // gate, as the installer's feature-gate validation does, not the networks.
+    platform::check_gates(&platform, &features)?;
+    platform::check_cluster_name(&d.metadata.name, &platform)?;
+    let base_domain = base_domain(&d)?;
 
     let replicas = replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
     let networking = d.networking.clone().unwrap_or_default();

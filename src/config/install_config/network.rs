@@ -261,21 +261,7 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
             }
         }
     } else if services.v6 {
-        match platform {
-            Platform::BareMetal(_)
-            | Platform::VSphere(_)
-            | Platform::OpenStack(_)
-            | Platform::Nutanix(_)
-            | Platform::None
-            | Platform::External(_) => {}
-            Platform::Azure(p) if p.cloud_name == "AzureStackCloud" => {
-                bail!("networking: Azure Stack does not support IPv6")
-            }
-            other => bail!(
-                "networking: single-stack IPv6 is not supported for this platform ({})",
-                other.key()
-            ),
-        }
+        check_single_stack_v6(platform)?;
     } else if n.service.len() > 1 {
         bail!(
             "networking.serviceNetwork: {:?}: only one service network can be specified",
@@ -283,6 +269,25 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
         );
     }
     Ok(())
+}
+
+/// Single-stack IPv6: only on the platforms that support it.
+fn check_single_stack_v6(platform: &Platform) -> Result<()> {
+    match platform {
+        Platform::BareMetal(_)
+        | Platform::VSphere(_)
+        | Platform::OpenStack(_)
+        | Platform::Nutanix(_)
+        | Platform::None
+        | Platform::External(_) => Ok(()),
+        Platform::Azure(p) if p.cloud_name == "AzureStackCloud" => {
+            bail!("networking: Azure Stack does not support IPv6")
+        }
+        other => bail!(
+            "networking: single-stack IPv6 is not supported for this platform ({})",
+            other.key()
+        ),
+    }
 }
 
 /// Dual-stack networks on AWS and Azure, which the newest installer accepts with a dual-stack

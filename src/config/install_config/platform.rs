@@ -91,6 +91,8 @@ fn the_one(d: &Document) -> Result<(String, Value)> {
 
 /// Reads the one platform of the document (`notes` gets the deprecation warnings of its
 /// conversion).
+// Reads better whole: one arm per platform key, each its decoding and required fields, read
+// side by side.
 pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
     let (key, value) = the_one(d)?;
     let key = key.as_str();

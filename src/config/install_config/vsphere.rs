@@ -9,7 +9,7 @@
 //! `pkg/types/vsphere/defaults/platform.go` (the resource pool default, as
 //! `platform_test.go` @006d4573 expects it).
 
-use super::types::{VCenter, VSphere, VSphereFailureDomain};
+use super::types::{VCenter, VSphere, VSphereFailureDomain, VSphereLegacy};
 use anyhow::{Result, bail};
 use serde_json::Value;
 
@@ -38,7 +38,13 @@ pub(crate) fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<
 /// under the datacenter, which is what ccm-render does, offline by design.
 fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
     let legacy = p.legacy.clone();
-    // fixNoVCentersScenario.
+    fix_no_vcenters(p, &legacy, at, notes);
+    fix_zonal_failure_domains(p, at, notes);
+    fix_legacy_platform(p, &legacy, at, notes);
+}
+
+/// fixNoVCentersScenario: the legacy `vCenter` and `datacenter` become the one vCenter.
+fn fix_no_vcenters(p: &mut VSphere, legacy: &VSphereLegacy, at: &str, notes: &mut Vec<String>) {
     if p.vcenters.is_empty() && !legacy.vcenter.is_empty() {
         notes.push(format!(
             "{at}: vsphere authentication fields are now deprecated; please use vcenters (converted as the installer does)"
@@ -72,9 +78,11 @@ fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
             "{at}.vCenter: deprecated and ignored, since {at}.vcenters is given (the installer warns the same)"
         ));
     }
+}
 
-    // fixTechPreviewZonalFailureDomainsScenario: relative paths in the given failure domains
-    // (only those on a known vCenter; the installer skips the rest).
+/// fixTechPreviewZonalFailureDomainsScenario: relative paths in the given failure domains
+/// (only those on a known vCenter; the installer skips the rest).
+fn fix_zonal_failure_domains(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
     let servers: Vec<String> = p.vcenters.iter().map(|v| v.server.clone()).collect();
     for (i, fd) in p.failure_domains.iter_mut().enumerate() {
         if !servers.contains(&fd.server) {
@@ -100,10 +108,12 @@ fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
         );
         t.folder = object_path("vm", &t.folder, &t.datacenter, &here, "folder", notes);
     }
+}
 
-    // fixLegacyPlatformScenario: one generated failure domain from the topology fields. (The
-    // installer generates it even from no fields at all, and then fails validation on its empty
-    // datacenter; with neither form given, the error here names failureDomains instead.)
+/// fixLegacyPlatformScenario: one generated failure domain from the topology fields. (The
+/// installer generates it even from no fields at all, and then fails validation on its empty
+/// datacenter; with neither form given, the error here names failureDomains instead.)
+fn fix_legacy_platform(p: &mut VSphere, legacy: &VSphereLegacy, at: &str, notes: &mut Vec<String>) {
     let legacy_form = legacy.has_topology() || !legacy.vcenter.is_empty();
     if p.failure_domains.is_empty() && legacy_form {
         if let Some(server) = p.vcenters.first().map(|v| v.server.clone()) {

@@ -30,6 +30,35 @@ pub(crate) fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
         );
     }
     let spec = &d.spec;
+    check_platform(spec)?;
+    crate::validate::dns_label(&spec.resource_name)
+        .map_err(|e| anyhow!("spec.resourceName: {e}"))?;
+    check_images(spec)?;
+    if let Some(name) = &spec.bootstrap.credentials.post_install_secret {
+        crate::validate::dns_subdomain(name)
+            .map_err(|e| anyhow!("spec.bootstrap.credentials.postInstallSecret: {e}"))?;
+        if !spec
+            .bootstrap
+            .credentials
+            .files
+            .iter()
+            .any(|f| matches!(f.from, CredentialSource::Key(_)))
+        {
+            bail!(
+                "spec.bootstrap.credentials.postInstallSecret: {name:?} copies the keys of spec.bootstrap.credentials.files, which names none"
+            );
+        }
+    }
+    check_cloud_config(spec)?;
+    if let Some(ccm) = &spec.ccm {
+        super::command_line::check_spec(ccm)?;
+    }
+    check_credentials(&spec.bootstrap.credentials)
+}
+
+/// `spec.platform` and what goes with it: the external platform name, the CCM's
+/// `--cloud-provider` name.
+fn check_platform(spec: &ProviderSpec) -> Result<()> {
     match (
         &spec.external_platform_name,
         spec.platform == Platform::External,
@@ -57,24 +86,11 @@ pub(crate) fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
             spec.cloud_provider
         );
     }
-    crate::validate::dns_label(&spec.resource_name)
-        .map_err(|e| anyhow!("spec.resourceName: {e}"))?;
-    check_images(spec)?;
-    if let Some(name) = &spec.bootstrap.credentials.post_install_secret {
-        crate::validate::dns_subdomain(name)
-            .map_err(|e| anyhow!("spec.bootstrap.credentials.postInstallSecret: {e}"))?;
-        if !spec
-            .bootstrap
-            .credentials
-            .files
-            .iter()
-            .any(|f| matches!(f.from, CredentialSource::Key(_)))
-        {
-            bail!(
-                "spec.bootstrap.credentials.postInstallSecret: {name:?} copies the keys of spec.bootstrap.credentials.files, which names none"
-            );
-        }
-    }
+    Ok(())
+}
+
+/// `spec.cloudConfig`: the Secret it may come from, its format, its file names.
+fn check_cloud_config(spec: &ProviderSpec) -> Result<()> {
     if let Some(secret) = &spec.cloud_config.secret {
         crate::validate::dns_subdomain(&secret.name)
             .map_err(|e| anyhow!("spec.cloudConfig.secret.name: {e}"))?;
@@ -96,15 +112,12 @@ pub(crate) fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
             fixed.name()
         );
     }
-    if let Some(ccm) = &spec.ccm {
-        super::command_line::check_spec(ccm)?;
-    }
     for file in spec.cloud_config.config_files.values() {
         if !is_plain_file_name(file) {
             bail!("spec.cloudConfig.configFiles: {file:?} must be a plain file name");
         }
     }
-    check_credentials(&spec.bootstrap.credentials)
+    Ok(())
 }
 
 fn is_plain_file_name(name: &str) -> bool {

@@ -98,6 +98,8 @@ pub(crate) fn apply_ops(object: &mut Value, ops: &[Op]) -> Result<()> {
     Ok(())
 }
 
+// Reads better whole: one arm per operation, each what it does to the object and how it
+// fails, read side by side.
 fn apply(object: &mut Value, op: &Op) -> Result<()> {
     match op {
         Op::Remove(path) => {

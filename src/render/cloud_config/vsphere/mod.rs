@@ -405,6 +405,15 @@ fn set_vcenters(
             }
         }
     }
+    add_failure_domain_datacenters(config, domains, warnings);
+}
+
+/// Each failure domain's datacenter, added to its vCenter's list.
+fn add_failure_domain_datacenters(
+    config: &mut Config,
+    domains: &[FailureDomain],
+    warnings: &mut Vec<String>,
+) {
     for domain in domains {
         let server = domain.server.clone().unwrap_or_default();
         let datacenter = domain

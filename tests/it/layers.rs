@@ -573,8 +573,11 @@ const WHOLE: &str = "// Reads better whole:";
 /// `unsafe fn`, up to the first line after it holding only its indentation and `}`.
 fn long_functions(dir: &Path) -> Vec<String> {
     let mut found = Vec::new();
-    for entry in walkdir(dir) {
-        let text = std::fs::read_to_string(&entry).expect("read");
+    for (file, bytes) in crate::common::read_tree(dir) {
+        if Path::new(&file).extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = String::from_utf8(bytes).expect("UTF-8");
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let trimmed = line.trim_start();
@@ -620,33 +623,11 @@ fn long_functions(dir: &Path) -> Vec<String> {
                 })
                 .any(|l| l.trim_start().starts_with(WHOLE));
             if length > LONGEST_FUNCTION && !above {
-                found.push(format!(
-                    "{}:{} {name} ({length} lines)",
-                    entry.strip_prefix(dir).unwrap_or(&entry).display(),
-                    i + 1
-                ));
+                found.push(format!("{file}:{} {name} ({length} lines)", i + 1));
             }
         }
     }
     found
-}
-
-/// The `.rs` files under `dir`, sorted.
-fn walkdir(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read_dir") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 #[test]

@@ -22,7 +22,7 @@ pub(crate) mod template;
 use crate::catalogue::Catalogue;
 use crate::catalogue::Releases;
 use anyhow::{Result, anyhow, bail};
-use ccm_catalogue::providers::{Parsed, Provider};
+use ccm_catalogue::providers::{LocatedObject, Parsed, Provider};
 use ccm_catalogue::releases::Release;
 pub(crate) use checkout::Checkout;
 use serde_json::Value;
@@ -508,20 +508,26 @@ pub(crate) fn aligned(object: &Value, reference: Option<&Value>) -> Value {
 pub(crate) fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
     let id = ccm_catalogue::releases::delta::object_id;
     check_placements(provider, objects)?;
-    let objects: Vec<(String, Value)> = objects
+    let objects: Vec<LocatedObject> = objects
         .iter()
         .map(|e| {
             let reference = provider.manifests.iter().find(|m| id(m) == id(&e.object));
-            (e.at.clone(), aligned(&e.object, reference))
+            LocatedObject {
+                at: e.at.clone(),
+                object: aligned(&e.object, reference),
+            }
         })
         .collect();
     let objects = objects.as_slice();
     let descriptor = serde_json::to_value(&provider.descriptor)?;
     let at = format!("{}/provider.yaml", provider.origin);
-    let bootstrap: Vec<(String, Value)> = provider
+    let bootstrap: Vec<LocatedObject> = provider
         .bootstrap
         .iter()
-        .map(|o| (at.clone(), o.clone()))
+        .map(|o| LocatedObject {
+            at: at.clone(),
+            object: o.clone(),
+        })
         .collect();
     ccm_catalogue::providers::check_parsed(&Parsed {
         folder: provider.name(),

@@ -8,6 +8,7 @@
 //! build.rs compiles this file (through `super::data`), so it uses only `crate::` modules
 //! build.rs has.
 
+use crate::providers::LocatedObject;
 use crate::script::Script;
 use anyhow::{Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
@@ -296,14 +297,14 @@ pub fn object_id(object: &Value) -> String {
 pub(crate) fn apply_provider(
     delta: &ProviderDelta,
     descriptor: &mut Value,
-    lists: [&mut Vec<(String, Value)>; 2],
+    lists: [&mut Vec<LocatedObject>; 2],
 ) -> Result<()> {
     apply_ops(descriptor, &delta.descriptor).map_err(|e| anyhow!("descriptor: {e}"))?;
     let [manifests, bootstrap] = lists;
     let mut by_id: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (l, list) in [&*manifests, &*bootstrap].into_iter().enumerate() {
-        for (i, (_, object)) in list.iter().enumerate() {
-            by_id.insert(object_id(object), (l, i));
+        for (i, located) in list.iter().enumerate() {
+            by_id.insert(object_id(&located.object), (l, i));
         }
     }
     for (i, patch) in delta.patch.iter().enumerate() {
@@ -315,7 +316,7 @@ pub(crate) fn apply_provider(
         } else {
             &mut *bootstrap
         };
-        apply_ops(&mut list[at].1, &patch.ops).map_err(|e| anyhow!("patch[{i}]: {e}"))?;
+        apply_ops(&mut list[at].object, &patch.ops).map_err(|e| anyhow!("patch[{i}]: {e}"))?;
     }
     for (i, id) in delta.remove.iter().enumerate() {
         if !by_id.contains_key(id) {
@@ -323,7 +324,7 @@ pub(crate) fn apply_provider(
         }
     }
     for list in [manifests, bootstrap] {
-        list.retain(|(_, object)| !delta.remove.contains(&object_id(object)));
+        list.retain(|located| !delta.remove.contains(&object_id(&located.object)));
     }
     Ok(())
 }
@@ -433,11 +434,14 @@ mod tests {
     fn provider_delta_removes_and_patches_by_kind_and_name() {
         let mut descriptor = json!({"spec": {"cloudConfig": {"transform": "aws"}}});
         let mut manifests = vec![
-            ("a".to_string(), deployment()),
-            (
-                "b".to_string(),
-                json!({"kind": "Role", "metadata": {"name": "r"}}),
-            ),
+            LocatedObject {
+                at: "a".to_string(),
+                object: deployment(),
+            },
+            LocatedObject {
+                at: "b".to_string(),
+                object: json!({"kind": "Role", "metadata": {"name": "r"}}),
+            },
         ];
         let mut bootstrap = Vec::new();
         let delta: ProviderDelta = crate::yaml::from_str(
@@ -448,7 +452,7 @@ mod tests {
         assert_eq!(descriptor["spec"]["cloudConfig"]["transform"], "none");
         assert_eq!(manifests.len(), 1);
         assert!(
-            manifests[0].1["spec"]["template"]["spec"]
+            manifests[0].object["spec"]["template"]["spec"]
                 .get("initContainers")
                 .is_none()
         );

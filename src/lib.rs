@@ -17,5 +17,3 @@ pub mod config;
 pub mod inputs;
 pub mod output;
 pub mod render;
-
-pub use commands::{ExitStatus, run};

@@ -9,7 +9,7 @@ static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.
     let cli = ccm_render::commands::cli::Cli::from_env();
-    match ccm_render::run(cli) {
+    match ccm_render::commands::run(cli) {
         Ok(status) => status.into(),
         Err(err) => {
             eprint!("{}", ccm_render::commands::error_report(&err));

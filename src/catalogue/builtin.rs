@@ -9,7 +9,7 @@ mod table {
 }
 
 /// The compiled table build.rs wrote.
-pub fn builtin_table() -> compiled::Table<'static> {
+pub(crate) fn builtin_table() -> compiled::Table<'static> {
     compiled::Table::new(table::ENTRIES)
 }
 

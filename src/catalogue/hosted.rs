@@ -7,7 +7,7 @@ use ccm_catalogue::platform::HostedPlatform;
 
 /// The component of a HyperShift platform type, or None for a platform HyperShift builds no
 /// CCM for (None, Agent, IBMCloud).
-pub fn component_for(platform: HostedPlatform) -> Result<Option<Component>> {
+pub(crate) fn component_for(platform: HostedPlatform) -> Result<Option<Component>> {
     let Some(folder) = platform.component_folder() else {
         return Ok(None);
     };

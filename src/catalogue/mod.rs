@@ -5,10 +5,9 @@
 
 mod builtin;
 pub mod cccmo;
-pub mod hosted;
+pub(crate) mod hosted;
 mod providers;
 mod releases;
 
-pub use builtin::builtin_table;
 pub use providers::{Catalogue, Selection};
 pub use releases::Releases;

@@ -17,7 +17,7 @@ pub struct Catalogue {
     /// Providers by name.
     pub providers: BTreeMap<String, Provider>,
     /// Shared objects.
-    pub common: Common,
+    pub(crate) common: Common,
 }
 
 /// What the catalogue says about a platform.
@@ -56,7 +56,7 @@ impl Catalogue {
     /// [`Catalogue::builtin_for`], decoding the chosen provider from the entries `keys` names
     /// for it (descriptor key, objects key) when it names any: how an older release's provider
     /// is decoded as cheaply as the newest's (`ccm_catalogue::releases`).
-    pub fn builtin_for_keys(
+    pub(crate) fn builtin_for_keys(
         infra: &Infrastructure,
         keys: impl Fn(&str) -> Option<(String, String)>,
     ) -> Result<Self> {
@@ -113,7 +113,7 @@ impl Catalogue {
     /// like a provider already in the catalogue replaces it; the returned notes say so. A new
     /// provider that serves what another provider serves is an error: which one renders must
     /// never depend on names sorting.
-    pub fn add(&mut self, added: Vec<Provider>) -> Result<Vec<String>> {
+    pub(crate) fn add(&mut self, added: Vec<Provider>) -> Result<Vec<String>> {
         let mut notes = Vec::new();
         for provider in added {
             let name = provider.name().to_string();
@@ -164,7 +164,7 @@ impl Catalogue {
     /// installer's `platform.external.cloudControllerManager: External`), then the provider whose
     /// `externalPlatformName` equals `spec.platformSpec.external.platformName`, ignoring case
     /// (the field is free text that the installer copies as written).
-    pub fn select_for(&self, infra: &Infrastructure) -> Selection<'_> {
+    pub(crate) fn select_for(&self, infra: &Infrastructure) -> Selection<'_> {
         if infra.platform != Platform::External {
             return self.select(infra.platform, &infra.azure_cloud_name);
         }

@@ -56,7 +56,7 @@ impl Releases {
 
     /// The CCCMO Go files of `release`'s commit and their digests (`spec.cccmo.goFiles`),
     /// decoded only when asked for.
-    pub fn go_files(
+    pub(crate) fn go_files(
         &self,
         release: &Release,
     ) -> Result<std::collections::BTreeMap<String, String>> {
@@ -97,7 +97,7 @@ impl Releases {
     }
 
     /// "supported: 4.18, …, 4.23 (5.0, 5.1: the 4.23 catalogue)".
-    pub fn supported(&self) -> String {
+    pub(crate) fn supported(&self) -> String {
         let mut names: Vec<&str> = self.list.iter().map(|r| r.name.as_str()).collect();
         names.reverse();
         let aliases: Vec<String> = self
@@ -114,7 +114,7 @@ impl Releases {
     }
 
     /// Checks a `--provider-dir` provider's `spec.releases` names releases that exist.
-    pub fn check_declared(&self, provider: &Provider) -> Result<()> {
+    pub(crate) fn check_declared(&self, provider: &Provider) -> Result<()> {
         let Some(declared) = &provider.spec().releases else {
             return Ok(());
         };
@@ -136,14 +136,8 @@ impl Releases {
         Ok(())
     }
 
-    /// The release after `release` (None for the newest).
-    pub fn next(&self, release: &Release) -> Option<&Release> {
-        let at = self.list.iter().position(|r| r.name == release.name)?;
-        at.checked_sub(1).map(|i| &self.list[i])
-    }
-
     /// The release before `release` (None for the oldest).
-    pub fn previous(&self, release: &Release) -> Option<&Release> {
+    pub(crate) fn previous(&self, release: &Release) -> Option<&Release> {
         let at = self.list.iter().position(|r| r.name == release.name)?;
         self.list.get(at + 1)
     }
@@ -194,7 +188,11 @@ impl Releases {
     }
 
     /// The built-in catalogue for one Infrastructure (only its provider decoded) as of `release`.
-    pub fn builtin_for(&self, release: &Release, infra: &Infrastructure) -> Result<Catalogue> {
+    pub(crate) fn builtin_for(
+        &self,
+        release: &Release,
+        infra: &Infrastructure,
+    ) -> Result<Catalogue> {
         if release.name == self.newest().name {
             return Catalogue::builtin_for(infra);
         }
@@ -296,10 +294,6 @@ mod tests {
             releases.previous(find("4.18")).map(|r| r.name.as_str()),
             None
         );
-        assert_eq!(
-            releases.next(find("4.18")).map(|r| r.name.as_str()),
-            Some("4.19")
-        );
     }
 
     #[test]
@@ -352,6 +346,7 @@ mod tests {
 
     const HEADER: &str = "apiVersion: ccm-render.openshift.io/v1alpha1\nkind: Release\nmetadata:\n  name: \"4.22\"\nspec:\n  cccmo: {branch: release-4.22, commit: b99c3d88, date: \"2026-07-08\"}\n  upgrade: [something]\n";
 
+    // Reads better whole: a table of bad files and the message each gets.
     #[test]
     fn a_bad_release_file_or_delta_fails_naming_the_file_and_field() {
         let cases = [

@@ -12,7 +12,7 @@
 
 /// Makes a permitted but not yet effective `CAP_DAC_OVERRIDE` effective. Best effort: when it
 /// cannot, the render goes on without it and a folder it may not write is reported as usual.
-pub fn raise_file_capability() {
+pub(crate) fn raise_file_capability() {
     #[cfg(target_os = "linux")]
     {
         use rustix::thread::{CapabilitySet, capabilities, set_capabilities};

@@ -13,7 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueHint};
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 impl Cli {
@@ -28,7 +28,7 @@ impl Cli {
     /// (callgrind, Azure); bootkube.sh runs `render`. Only a successful parse is taken from
     /// the short path: help, `--version` and every error come from the whole command, so
     /// they read as they always did.
-    pub fn parse_from_args(args: Vec<std::ffi::OsString>) -> Self {
+    pub(crate) fn parse_from_args(args: Vec<std::ffi::OsString>) -> Self {
         use clap::FromArgMatches as _;
         if args.get(1).is_some_and(|arg| arg == "render") {
             let render =
@@ -47,7 +47,7 @@ impl Cli {
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Render the objects for one cluster into a directory.
     #[command(after_help = render_after_help())]
     Render(Box<RenderArgs>),
@@ -90,7 +90,7 @@ pub enum Command {
 
 /// `provider` subcommands.
 #[derive(Debug, Subcommand)]
-pub enum ProviderCommand {
+pub(crate) enum ProviderCommand {
     /// Write a new provider folder DIR/NAME for platform External that checks and renders as is.
     New {
         /// The provider's name (a DNS label; also the folder name and the External platformName it serves).
@@ -248,18 +248,18 @@ Examples:
 
 /// Arguments of `placements`.
 #[derive(Debug, Args)]
-pub struct PlacementsArgs {
+pub(crate) struct PlacementsArgs {
     /// Also the post-install manifests (to /opt/openshift/manifests), as render --ignition-manifests.
     #[arg(long)]
-    pub manifests: bool,
+    pub(crate) manifests: bool,
 
     /// A rendered directory: print one line per file in it instead of one per folder.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub dest_dir: Option<Utf8PathBuf>,
+    pub(crate) dest_dir: Option<Utf8PathBuf>,
 
     /// Print lines `SOURCE TARGET MODE DIR-MODE` (text) or JSON (json; see README).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    pub(crate) output: OutputFormat,
 }
 
 /// The help heading of the `--<platform>-<fact>` flags.
@@ -268,22 +268,22 @@ const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
 /// Arguments of `render`.
 #[derive(Debug, Args)]
 #[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present_any = ["install_config", "hosted_control_plane"], conflicts_with = "install_config")]
-    pub infrastructure: Option<Utf8PathBuf>,
+    pub(crate) infrastructure: Option<Utf8PathBuf>,
 
     /// A HyperShift HostedControlPlane (hypershift.openshift.io/v1beta1): render the CCM objects HyperShift's control-plane-operator creates for it, under manifests/ (--images: the release's image-references ImageStream; see docs/hosted.md).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with_all = ["infrastructure", "install_config", "cloud_config", "proxy", "network", "feature_gate", "apiserver", "ca_bundle", "provider_dir", "cccmo_dir", "release", "ignition"])]
-    pub hosted_control_plane: Option<Utf8PathBuf>,
+    pub(crate) hosted_control_plane: Option<Utf8PathBuf>,
 
     /// With --hosted-control-plane: a variable of the control-plane-operator's environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); repeat for each.
     #[arg(long, value_name = "KEY=VALUE", requires = "hosted_control_plane")]
-    pub operator_env: Vec<String>,
+    pub(crate) operator_env: Vec<String>,
 
     /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub install_config: Option<Utf8PathBuf>,
+    pub(crate) install_config: Option<Utf8PathBuf>,
 
     /// With --install-config: the infrastructure name (InfraID); without it, a stable name derived from the install-config.
     #[arg(
@@ -292,7 +292,7 @@ pub struct RenderArgs {
         requires = "install_config",
         conflicts_with = "infrastructure"
     )]
-    pub infrastructure_name: Option<String>,
+    pub(crate) infrastructure_name: Option<String>,
 
     /// With --install-config on IBM Cloud or PowerVS: the CIS (publish External) or DNS Services (publish Internal) instance CRN.
     #[arg(
@@ -301,157 +301,157 @@ pub struct RenderArgs {
         requires = "install_config",
         conflicts_with = "infrastructure"
     )]
-    pub ibm_instance_crn: Option<String>,
+    pub(crate) ibm_instance_crn: Option<String>,
 
     /// With --install-config on Azure Stack Hub: the environment JSON the installer reads from the ARM endpoint (the config's key endpoints).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
-    pub azure_stack_endpoints: Option<Utf8PathBuf>,
+    pub(crate) azure_stack_endpoints: Option<Utf8PathBuf>,
 
     /// With --install-config on IBM Cloud: the region's zones, comma-separated, for pools that name none.
     #[arg(long, value_name = "ZONES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
-    pub ibmcloud_zones: Option<String>,
+    pub(crate) ibmcloud_zones: Option<String>,
 
     /// With --install-config on PowerVS with platform.powervs.vpcName: that VPC's subnets, comma-separated.
     #[arg(long, value_name = "NAMES", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
-    pub powervs_vpc_subnets: Option<String>,
+    pub(crate) powervs_vpc_subnets: Option<String>,
 
     /// With --install-config on OpenStack with platform.openstack.externalNetwork: that network's ID.
     #[arg(long, value_name = "ID", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
-    pub openstack_external_network_id: Option<String>,
+    pub(crate) openstack_external_network_id: Option<String>,
 
     /// With --install-config on OpenStack: whether the cloud has Octavia (default true, as the installer assumes when it cannot tell).
     #[arg(long, value_name = "BOOL", requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
-    pub openstack_octavia: Option<bool>,
+    pub(crate) openstack_octavia: Option<bool>,
 
     /// With --install-config on OpenStack when the clouds.yaml cloud has a cacert: the PEM bundle it names.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "cloud_config", help_heading = PLATFORM_FACTS)]
-    pub openstack_ca_cert: Option<Utf8PathBuf>,
+    pub(crate) openstack_ca_cert: Option<Utf8PathBuf>,
 
     /// With --install-config: also write the derived Infrastructure, cloud-provider-config, Proxy, Network and FeatureGate to FILE (one YAML stream).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
-    pub emit_infrastructure: Option<Utf8PathBuf>,
+    pub(crate) emit_infrastructure: Option<Utf8PathBuf>,
 
     /// images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release's image-references ImageStream.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "images-file")]
-    pub images: Utf8PathBuf,
+    pub(crate) images: Utf8PathBuf,
 
     /// The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cloud-config-file")]
-    pub cloud_config: Option<Utf8PathBuf>,
+    pub(crate) cloud_config: Option<Utf8PathBuf>,
 
     /// The Proxy manifest (config.openshift.io/v1); its status becomes HTTP(S)_PROXY/NO_PROXY.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub proxy: Option<Utf8PathBuf>,
+    pub(crate) proxy: Option<Utf8PathBuf>,
 
     /// The Network manifest (config.openshift.io/v1); the vSphere cloud config reads its IP families. With --install-config, derived from it unless given.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub network: Option<Utf8PathBuf>,
+    pub(crate) network: Option<Utf8PathBuf>,
 
     /// The FeatureGate manifest; without it, the install-config's featureSet/featureGates, else the OpenShift Default feature set.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub feature_gate: Option<Utf8PathBuf>,
+    pub(crate) feature_gate: Option<Utf8PathBuf>,
 
     /// The APIServer manifest (TLS security profile); without it, the Intermediate profile.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub apiserver: Option<Utf8PathBuf>,
+    pub(crate) apiserver: Option<Utf8PathBuf>,
 
     /// The installer's root credentials Secret for the platform (kube-system), or the CCM's own
     /// Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub credentials: Option<Utf8PathBuf>,
+    pub(crate) credentials: Option<Utf8PathBuf>,
 
     /// Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host's system bundle).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub ca_bundle: Option<Utf8PathBuf>,
+    pub(crate) ca_bundle: Option<Utf8PathBuf>,
 
     /// Namespace of the post-install objects.
     #[arg(long, value_name = "NS", default_value = crate::config::DEFAULT_NAMESPACE)]
-    pub namespace: String,
+    pub(crate) namespace: String,
 
     /// A folder of provider folders that add to or override the built-in providers.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub provider_dir: Option<Utf8PathBuf>,
+    pub(crate) provider_dir: Option<Utf8PathBuf>,
 
     /// A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/):
     /// the built-in providers' manifests are its pkg/cloud/<platform>/assets/*.yaml, evaluated
     /// as CCCMO evaluates them, instead of ccm-render's own copy. Without --release, the release
     /// is the one whose Go files (pkg/cloud/**/*.go) the checkout holds.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub cccmo_dir: Option<Utf8PathBuf>,
+    pub(crate) cccmo_dir: Option<Utf8PathBuf>,
 
     /// The OpenShift release to render for, as CCCMO of that release renders it: 4.18 to 4.23,
     /// or a full version (4.20.15, 4.21.0-0.nightly-2026-01-02-030405, 4.23.0-ec.2); 5.0 and
     /// 5.1 render the 4.23 catalogue. Default: the release the --images ImageStream names, else
     /// the newest. `ccm-render releases` lists them.
     #[arg(long, value_name = "VERSION")]
-    pub release: Option<String>,
+    pub(crate) release: Option<String>,
 
     /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
     /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
     /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, required_unless_present = "ignition")]
-    pub dest_dir: Option<Utf8PathBuf>,
+    pub(crate) dest_dir: Option<Utf8PathBuf>,
 
     /// Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose
     /// storage.files put every file where it lands on the bootstrap node (see `placements`).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub ignition: Option<Utf8PathBuf>,
+    pub(crate) ignition: Option<Utf8PathBuf>,
 
     /// With --ignition: also the post-install manifests, to /opt/openshift/manifests.
     #[arg(long, requires = "ignition")]
-    pub ignition_manifests: bool,
+    pub(crate) ignition_manifests: bool,
 
     /// With --ignition: the Ignition spec version to write [default: the one the installer of the
     /// release writes, 3.2.0 for 4.18 to 4.23].
     #[arg(long, value_name = "VERSION", value_enum, requires = "ignition")]
-    pub ignition_version: Option<crate::output::ignition::Version>,
+    pub(crate) ignition_version: Option<crate::output::ignition::Version>,
 
     /// Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the
     /// files that would be added, changed or removed; exit status 1 when there are any, 0 when
     /// there are none.
     #[arg(long)]
-    pub check: bool,
+    pub(crate) check: bool,
 
     /// Like --check, and print a unified diff of every change (credentials redacted).
     #[arg(long)]
-    pub diff: bool,
+    pub(crate) diff: bool,
 
     /// Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/
     /// and secrets/ that this render does not produce. Without it, no file is ever removed.
     #[arg(long, requires = "dest_dir")]
-    pub prune: bool,
+    pub(crate) prune: bool,
 
     /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
     /// always or never.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
 
     /// What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of
     /// every file (json; see README).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text, conflicts_with = "diff")]
-    pub output: OutputFormat,
+    pub(crate) output: OutputFormat,
 }
 
 /// Arguments of `matrix`.
 #[derive(Debug, Args)]
-pub struct MatrixArgs {
+pub(crate) struct MatrixArgs {
     /// A folder of provider folders that add to or override the built-in providers.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub provider_dir: Option<Utf8PathBuf>,
+    pub(crate) provider_dir: Option<Utf8PathBuf>,
 
     /// A checkout of cluster-cloud-controller-manager-operator (the folder holding pkg/cloud/):
     /// the built-in providers' manifests are its pkg/cloud/<platform>/assets/*.yaml, evaluated
     /// as CCCMO evaluates them, instead of ccm-render's own copy. Without --release, the release
     /// is the one whose Go files (pkg/cloud/**/*.go) the checkout holds.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub cccmo_dir: Option<Utf8PathBuf>,
+    pub(crate) cccmo_dir: Option<Utf8PathBuf>,
 
     /// Sample inputs of your own: DIR/PROVIDER/ holds any of infrastructure.yaml,
     /// infrastructure-sno.yaml, cloud-provider-config.yaml, images.json, network.yaml,
     /// proxy.yaml, apiserver-modern.yaml and featuregate-techpreview.yaml; the others are the
     /// samples built into ccm-render.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub inputs: Option<Utf8PathBuf>,
+    pub(crate) inputs: Option<Utf8PathBuf>,
 
     /// The OpenShift release to render every case for, as `render --release` reads it
     /// (4.18 to 4.23, a full version, 5.0 and 5.1 as 4.23); repeat it for several, or give
@@ -460,47 +460,47 @@ pub struct MatrixArgs {
     /// `diff -r DIR/4.21 DIR/4.22` shows what an upgrade changes. A --provider-dir provider
     /// is rendered only for the releases its spec.releases names.
     #[arg(long, value_name = "VERSION")]
-    pub release: Vec<String>,
+    pub(crate) release: Vec<String>,
 
     /// Output root (created if missing): one folder PROVIDER/VARIANT/ per case
     /// (RELEASE/PROVIDER/VARIANT/ with --release).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub dest_dir: Utf8PathBuf,
+    pub(crate) dest_dir: Utf8PathBuf,
 
     /// Render in memory and compare with DIR; write nothing. Lists the files that would be
     /// added, changed or removed and the cases they belong to; exit status 1 when there are
     /// any, 0 when there are none.
     #[arg(long)]
-    pub check: bool,
+    pub(crate) check: bool,
 
     /// Like --check, and print a unified diff of every change.
     #[arg(long)]
-    pub diff: bool,
+    pub(crate) diff: bool,
 
     /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
     /// always or never.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
 }
 
 /// Arguments of `platforms`.
 #[derive(Debug, Args)]
-pub struct PlatformsArgs {
+pub(crate) struct PlatformsArgs {
     /// Print a table (text) or JSON (json; see README).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    pub(crate) output: OutputFormat,
 
     /// A folder of provider folders to list too (as render --provider-dir reads it).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
-    pub provider_dir: Option<Utf8PathBuf>,
+    pub(crate) provider_dir: Option<Utf8PathBuf>,
 }
 
 /// Arguments of `releases`.
 #[derive(Debug, Args)]
-pub struct ReleasesArgs {
+pub(crate) struct ReleasesArgs {
     /// Print a table (text) or JSON (json; see README).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    pub(crate) output: OutputFormat,
 }
 
 const RELEASES_EXAMPLES: &str = "\
@@ -514,7 +514,7 @@ Examples:
 
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// For people.
     Text,
     /// For programs.
@@ -523,7 +523,7 @@ pub enum OutputFormat {
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// When stdout is a terminal and NO_COLOR is unset or empty.
     Auto,
     /// Always.
@@ -535,7 +535,11 @@ pub enum ColorChoice {
 impl ColorChoice {
     /// Whether to colour, given whether stdout is a terminal and the value of `NO_COLOR`
     /// (no-color.org: set and not empty disables colour).
-    pub fn enabled(self, stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    pub(crate) fn enabled(
+        self,
+        stdout_is_terminal: bool,
+        no_color: Option<&std::ffi::OsStr>,
+    ) -> bool {
         match self {
             Self::Always => true,
             Self::Never => false,

@@ -9,7 +9,7 @@ use crate::render::Rendered;
 use anyhow::Result;
 
 /// The input files a hosted `render` command line names.
-pub fn hosted_files(args: &RenderArgs) -> Option<HostedFiles> {
+pub(crate) fn hosted_files(args: &RenderArgs) -> Option<HostedFiles> {
     Some(HostedFiles {
         hosted_control_plane: args.hosted_control_plane.clone()?,
         images: args.images.clone(),
@@ -20,7 +20,7 @@ pub fn hosted_files(args: &RenderArgs) -> Option<HostedFiles> {
 
 /// Renders a HostedControlPlane read already: the component of its platform from the built-in
 /// catalogue, or nothing (with a warning) for a platform HyperShift builds no CCM for.
-pub fn render_hosted(cfg: &HostedConfig) -> Result<Rendered> {
+pub(crate) fn render_hosted(cfg: &HostedConfig) -> Result<Rendered> {
     match crate::catalogue::hosted::component_for(cfg.platform())? {
         Some(component) => crate::render::hosted::render(cfg, &component),
         None => Ok(Rendered {
@@ -35,14 +35,14 @@ pub fn render_hosted(cfg: &HostedConfig) -> Result<Rendered> {
 
 /// The render of `cfg` and its tree: `manifests/` only, as a hosted control plane has no
 /// bootstrap node.
-pub fn tree_of(cfg: &HostedConfig) -> Result<(Rendered, crate::output::Tree)> {
+pub(crate) fn tree_of(cfg: &HostedConfig) -> Result<(Rendered, crate::output::Tree)> {
     let rendered = render_hosted(cfg)?;
     let mut tree = crate::output::tree(&rendered)?;
     tree.folders = vec!["manifests"];
     Ok((rendered, tree))
 }
 
-pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
     }

@@ -6,6 +6,7 @@ use crate::config::{ClusterConfig, InputFiles};
 use crate::render::Rendered;
 use anyhow::{Context as _, Result};
 use camino::Utf8Path;
+use ccm_catalogue::providers::Provider;
 use ccm_catalogue::releases::Release;
 
 /// Reads the inputs and renders them in memory, with no output I/O. `catalogue` is the newest
@@ -20,7 +21,7 @@ pub fn render_in_memory(files: &InputFiles, catalogue: &Catalogue) -> Result<Ren
 /// The warning a render of `release` gives while its file lists CCCMO Go files no one has
 /// reviewed (`spec.cccmo.goFilesToReview`, which `provider import` writes): what they change
 /// in CCCMO's output, ccm-render does not render.
-pub fn go_files_to_review(release: &Release) -> Option<String> {
+pub(crate) fn go_files_to_review(release: &Release) -> Option<String> {
     (!release.go_files_to_review.is_empty()).then(|| {
         format!(
             "warning: OpenShift {}: CCCMO {} {} changed Go files that ccm-render has not been told about ({}); what they change is not in this render until assets/releases/{}.yaml spec.cccmo.goFilesToReview no longer lists them",
@@ -35,7 +36,10 @@ pub fn go_files_to_review(release: &Release) -> Option<String> {
 
 /// The catalogue a render of `cfg` uses: the built-in providers as of its release (only its
 /// platform's, unless `--provider-dir` adds others), plus those of `provider_dir`.
-pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+pub(crate) fn catalogue_for(
+    cfg: &ClusterConfig,
+    provider_dir: Option<&Utf8Path>,
+) -> Result<Catalogue> {
     let releases = crate::catalogue::Releases::builtin()?;
     match provider_dir {
         // Only the provider of this platform: parsing the others was most of a render's cost.
@@ -52,17 +56,7 @@ pub fn catalogue_for(cfg: &ClusterConfig, provider_dir: Option<&Utf8Path>) -> Re
 pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rendered> {
     match catalogue.select_for(&cfg.infrastructure) {
         Selection::Provider(provider) => {
-            if let Some(supported) = &provider.spec().releases
-                && !supported.contains(&cfg.release.name)
-            {
-                anyhow::bail!(
-                    "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {} (--release, or the release of the --images ImageStream)",
-                    provider.origin,
-                    provider.name(),
-                    supported.join(", "),
-                    cfg.release.name
-                );
-            }
+            check_renders_for(provider, &cfg.release.name)?;
             crate::render::render(cfg, provider, &catalogue.common)
         }
         // The inputs' own warnings (an install-config's notes among them) come first, as in
@@ -79,17 +73,33 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
     }
 }
 
+/// Refuses a render of `provider` for OpenShift `release` when its `spec.releases` does not
+/// name it.
+fn check_renders_for(provider: &Provider, release: &str) -> Result<()> {
+    if provider.renders_for(release) {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{}/provider.yaml: spec.releases: the provider {} renders for {}, not for OpenShift {release} (--release, or the release of the --images ImageStream)",
+        provider.origin,
+        provider.name(),
+        provider
+            .spec()
+            .releases
+            .as_deref()
+            .unwrap_or_default()
+            .join(", "),
+    )
+}
+
 /// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved
 /// into the render rather than copied (when the release check of [`render_config`] passes).
-pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Result<Rendered> {
+pub(crate) fn render_config_owned(
+    cfg: &ClusterConfig,
+    mut catalogue: Catalogue,
+) -> Result<Rendered> {
     let chosen = match catalogue.select_for(&cfg.infrastructure) {
-        Selection::Provider(provider)
-            if provider
-                .spec()
-                .releases
-                .as_ref()
-                .is_none_or(|supported| supported.contains(&cfg.release.name)) =>
-        {
+        Selection::Provider(provider) if provider.renders_for(&cfg.release.name) => {
             provider.name().to_string()
         }
         _ => return render_config(cfg, &catalogue),
@@ -102,7 +112,7 @@ pub fn render_config_owned(cfg: &ClusterConfig, mut catalogue: Catalogue) -> Res
 
 /// The built-in providers plus those of `--provider-dir` (read here, at the edge; parsed and
 /// checked by [`ccm_catalogue::providers::parse`] like the built-in ones). Overrides are said on stderr.
-pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
+pub(crate) fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
     let catalogue = Catalogue::builtin()?;
     match provider_dir {
         Some(dir) => add_provider_dir(catalogue, dir),
@@ -110,7 +120,7 @@ pub fn load_catalogue(provider_dir: Option<&Utf8Path>) -> Result<Catalogue> {
     }
 }
 
-pub fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
+pub(crate) fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Catalogue> {
     let added = read_providers(dir).context("--provider-dir")?;
     for note in catalogue.add(added)? {
         eprintln!("note: {note}");
@@ -119,7 +129,7 @@ pub fn add_provider_dir(mut catalogue: Catalogue, dir: &Utf8Path) -> Result<Cata
 }
 
 /// Every provider folder under `dir` (or `dir` itself when it holds provider.yaml), parsed.
-pub fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Provider>> {
+pub(crate) fn read_providers(dir: &Utf8Path) -> Result<Vec<ccm_catalogue::providers::Provider>> {
     let folders = if ccm_catalogue::provider_dir::is_provider_folder(dir) {
         vec![ccm_catalogue::provider_dir::read_folder(dir)?]
     } else {

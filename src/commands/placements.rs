@@ -6,7 +6,7 @@ use crate::commands::cli::{OutputFormat, PlacementsArgs};
 use anyhow::Result;
 
 /// `placements`: the map, or with `--dest-dir` every file of a render, for a shell to install.
-pub fn run(args: &PlacementsArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &PlacementsArgs) -> Result<ExitStatus> {
     let placed = match &args.dest_dir {
         Some(dest) => Some(crate::output::placement::read::placed_files(
             dest,

@@ -6,7 +6,7 @@ use super::term::{print_json, print_stdout};
 use crate::commands::cli::{OutputFormat, PlatformsArgs};
 use anyhow::Result;
 
-pub fn run(args: &PlatformsArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &PlatformsArgs) -> Result<ExitStatus> {
     use std::fmt::Write as _;
     let catalogue = load_catalogue(args.provider_dir.as_deref())?;
     let summary = crate::output::summary::platforms(&catalogue);

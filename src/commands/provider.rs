@@ -7,7 +7,7 @@ use crate::catalogue::Catalogue;
 use anyhow::{Context as _, Result};
 use camino::Utf8Path;
 
-pub fn check(dir: &Utf8Path) -> Result<ExitStatus> {
+pub(crate) fn check(dir: &Utf8Path) -> Result<ExitStatus> {
     use std::fmt::Write as _;
     let providers = read_providers(dir)?;
     if providers.is_empty() {
@@ -37,7 +37,7 @@ pub fn check(dir: &Utf8Path) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-pub fn new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
+pub(crate) fn new(name: &str, dir: &Utf8Path) -> Result<ExitStatus> {
     ccm_catalogue::validate::dns_label(name).context("NAME")?;
     let dest = dir.join(name);
     if ccm_catalogue::provider_dir::has_entries(&dest) {

@@ -5,7 +5,7 @@ use super::term::{print_json, print_stdout};
 use crate::commands::cli::{OutputFormat, ReleasesArgs};
 use anyhow::Result;
 
-pub fn run(args: &ReleasesArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &ReleasesArgs) -> Result<ExitStatus> {
     let summary = crate::output::summary::releases(crate::catalogue::Releases::builtin()?);
     if args.output == OutputFormat::Json {
         print_json(&summary)?;

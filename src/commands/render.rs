@@ -3,7 +3,7 @@
 
 use super::exit::ExitStatus;
 use super::pipeline::{catalogue_for, render_config_owned};
-use super::term::{print_json, print_stdout, say};
+use super::term::{Checked, print_json, print_stdout, say, say_checked};
 use crate::commands::cli::{OutputFormat, RenderArgs};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::output::Change;
@@ -11,7 +11,7 @@ use anyhow::Result;
 use camino::Utf8Path;
 
 /// `--ignition FILE`: the config for `tree` and how FILE compares with it.
-pub fn ignition_target(
+pub(crate) fn ignition_target(
     args: &RenderArgs,
     tree: &crate::output::Tree,
     release: &str,
@@ -30,16 +30,14 @@ pub fn ignition_target(
 }
 
 /// The input files a `render` command line names.
-pub fn input_files(args: &RenderArgs) -> InputFiles {
+pub(crate) fn input_files(args: &RenderArgs) -> InputFiles {
     InputFiles {
         infrastructure: args.infrastructure.clone(),
         install_config: args.install_config.clone(),
-        install_options: crate::config::install_config::Options {
+        install_flags: crate::config::install_config::Flags {
             infrastructure_name: args.infrastructure_name.clone(),
             ibm_instance_crn: args.ibm_instance_crn.clone(),
-            cloud_config_given: args.cloud_config.is_some(),
             emit_infrastructure: args.emit_infrastructure.is_some(),
-            facts: crate::config::install_config::facts::PlatformFacts::default(),
         },
         fact_flags: crate::config::install_config::facts::FactFlags {
             azure_stack_endpoints: args.azure_stack_endpoints.clone(),
@@ -82,7 +80,7 @@ fn read_checkout(
     Ok(Some(checkout))
 }
 
-pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
+pub(crate) fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
     }
@@ -110,7 +108,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitStatus> {
 
 /// What every render does with its tree: check, diff or write it (and the Ignition config),
 /// and say what it did. `derived` is what `--emit-infrastructure` writes.
-pub fn write_out(
+pub(crate) fn write_out(
     args: &RenderArgs,
     rendered: &crate::render::Rendered,
     tree: &crate::output::Tree,
@@ -140,19 +138,7 @@ pub fn write_out(
             release,
         );
     }
-    // A render that changes nothing writes nothing. A --dest-dir that
-    // does not exist is written whole. Otherwise it is locked and repaired (src/output/mod.rs),
-    // and planned again under the lock: that plan is what --output json reports.
-    let update = match &args.dest_dir {
-        Some(dest_dir) => {
-            let update = crate::output::Update::prepare(tree, dest_dir, args.prune, plan)?;
-            if let Some(repaired) = update.repaired() {
-                note_repair(dest_dir, repaired);
-            }
-            Some(update)
-        }
-        None => None,
-    };
+    let update = prepare_update(args, tree, plan)?;
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
     if let (Some(path), Some(derived)) = (&args.emit_infrastructure, derived) {
         crate::output::write_file(
@@ -194,15 +180,34 @@ pub fn write_out(
     Ok(ExitStatus::Success)
 }
 
+/// The update of `--dest-dir`, if given. A render that changes nothing writes nothing. A
+/// --dest-dir that does not exist is written whole. Otherwise it is locked and repaired
+/// (src/output/mod.rs), and planned again under the lock: that plan is what --output json
+/// reports.
+fn prepare_update<'t>(
+    args: &RenderArgs,
+    tree: &'t crate::output::Tree,
+    plan: crate::output::Plan,
+) -> Result<Option<crate::output::Update<'t>>> {
+    let Some(dest_dir) = &args.dest_dir else {
+        return Ok(None);
+    };
+    let update = crate::output::Update::prepare(tree, dest_dir, args.prune, plan)?;
+    if let Some(repaired) = update.repaired() {
+        note_repair(dest_dir, repaired);
+    }
+    Ok(Some(update))
+}
+
 /// Leaves `value` to the operating system, which takes the whole heap back when the process
 /// exits a moment later, instead of freeing it one allocation at a time: freeing the parsed and
 /// rendered objects of a render was a sixth of its instructions (callgrind, Azure: 0.66 M of
 /// 4.1 M). Only for what a command built and used last, just before it returns to `main`.
-pub fn left_for_exit<T>(value: T) {
+pub(crate) fn left_for_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-pub fn say_written(
+pub(crate) fn say_written(
     args: &RenderArgs,
     tree: &crate::output::Tree,
     report: Option<&crate::output::WriteReport>,
@@ -239,7 +244,7 @@ pub fn say_written(
 }
 
 /// `--check` and `--diff`: print, write nothing, exit 1 when something would change.
-pub fn check(
+pub(crate) fn check(
     args: &RenderArgs,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
@@ -292,23 +297,17 @@ pub fn check(
         report_dest_check(dest, plan, tree, args.prune, release);
     }
     if let Some(target) = ignition {
-        let p = &target.comparison.plan;
-        if target.comparison.has_changes() {
-            eprintln!(
-                "ccm-render: {} is out of date: {} files would change ({} added, {} changed, {} removed); run without --check/--diff to update it",
-                target.path,
-                count(p, Change::Added) + count(p, Change::Changed) + count(p, Change::Removed),
-                count(p, Change::Added),
-                count(p, Change::Changed),
-                count(p, Change::Removed),
-            );
-        } else {
-            eprintln!(
-                "ccm-render: {} is up to date ({} files)",
-                target.path,
-                target.contents.files.len()
-            );
-        }
+        let held = format!("{} files", target.contents.files.len());
+        let changes = files_changing(&target.comparison.plan, "");
+        say_checked(
+            target.path.as_str(),
+            None,
+            &if target.comparison.has_changes() {
+                Checked::OutOfDate(&changes)
+            } else {
+                Checked::UpToDate(&held)
+            },
+        );
     }
     let drift = plan.has_changes() || ignition.is_some_and(|t| t.comparison.has_changes());
     Ok(if drift {
@@ -318,40 +317,45 @@ pub fn check(
     })
 }
 
+/// "N files would change (A added, C changed, R removed`more`)".
+fn files_changing(plan: &crate::output::Plan, more: &str) -> String {
+    let [added, changed, removed] =
+        [Change::Added, Change::Changed, Change::Removed].map(|change| count(plan, change));
+    format!(
+        "{} files would change ({added} added, {changed} changed, {removed} removed{more})",
+        added + changed + removed
+    )
+}
+
 /// How many entries of `plan` are of `change`.
-pub fn count(plan: &crate::output::Plan, change: Change) -> usize {
+pub(crate) fn count(plan: &crate::output::Plan, change: Change) -> usize {
     plan.entries.iter().filter(|e| e.change == change).count()
 }
 
 /// What `--check`/`--diff` say on stderr about `--dest-dir`.
-pub fn report_dest_check(
+pub(crate) fn report_dest_check(
     dest: &Utf8Path,
     plan: &crate::output::Plan,
     tree: &crate::output::Tree,
     prune: bool,
     release: &str,
 ) {
-    if plan.has_changes() {
-        let folders = if plan.missing_folders.is_empty() {
-            String::new()
-        } else {
-            format!(", {} folders to create", plan.missing_folders.len())
-        };
-        let changes = count(plan, Change::Added)
-            + count(plan, Change::Changed)
-            + count(plan, Change::Removed);
-        eprintln!(
-            "ccm-render: {dest} is out of date for OpenShift {release}: {changes} files would change ({} added, {} changed, {} removed{folders}); run without --check/--diff to update it",
-            count(plan, Change::Added),
-            count(plan, Change::Changed),
-            count(plan, Change::Removed),
-        );
+    let folders = if plan.missing_folders.is_empty() {
+        String::new()
     } else {
-        eprintln!(
-            "ccm-render: {dest} is up to date for OpenShift {release} ({} files)",
-            tree.files.len()
-        );
-    }
+        format!(", {} folders to create", plan.missing_folders.len())
+    };
+    let changes = files_changing(plan, &folders);
+    let held = format!("{} files", tree.files.len());
+    say_checked(
+        dest.as_str(),
+        Some(release),
+        &if plan.has_changes() {
+            Checked::OutOfDate(&changes)
+        } else {
+            Checked::UpToDate(&held)
+        },
+    );
     let leftovers = &plan.leftovers;
     if leftovers.journal.is_some() {
         eprintln!(
@@ -369,7 +373,7 @@ pub fn report_dest_check(
 }
 
 /// Says on stderr what a crashed run had left in `dir` and this run repaired.
-pub fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
+pub(crate) fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
     if repaired.journal.is_some() {
         eprintln!(
             "note: {dir}: completed an update that a crashed run left half done (files it had yet to update: {})",
@@ -385,7 +389,7 @@ pub fn note_repair(dir: &Utf8Path, repaired: &crate::output::Leftovers) {
 }
 
 /// Says on stderr which files under the output folders this render does not produce.
-pub fn hint_left_in_place(left: &[camino::Utf8PathBuf], prune: bool) {
+pub(crate) fn hint_left_in_place(left: &[camino::Utf8PathBuf], prune: bool) {
     if left.is_empty() {
         return;
     }

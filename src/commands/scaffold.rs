@@ -36,7 +36,7 @@ const TEMPLATES: [(&str, &str); 5] = [
 /// The images.json key a new provider's CCM image goes under: `cloudControllerManager` and the
 /// name in upper camel case (`my-cloud` → `cloudControllerManagerMyCloud`), as CCCMO names its
 /// keys.
-pub fn image_key(name: &str) -> String {
+pub(crate) fn image_key(name: &str) -> String {
     let mut key = String::from("cloudControllerManager");
     for part in name.split('-').filter(|p| !p.is_empty()) {
         let mut chars = part.chars();
@@ -49,7 +49,7 @@ pub fn image_key(name: &str) -> String {
 }
 
 /// The files of a new provider `name` (a DNS label, checked by the caller), as text.
-pub fn files(name: &str, origin: &str) -> FolderText {
+pub(crate) fn files(name: &str, origin: &str) -> FolderText {
     let key = image_key(name);
     FolderText {
         origin: origin.to_string(),
@@ -64,7 +64,7 @@ pub fn files(name: &str, origin: &str) -> FolderText {
 }
 
 /// The new provider as a tree for [`crate::output::write`], after checking it parses.
-pub fn tree(name: &str, origin: &str) -> Result<Tree> {
+pub(crate) fn tree(name: &str, origin: &str) -> Result<Tree> {
     let folder = files(name, origin);
     ccm_catalogue::providers::parse(&folder)
         .context("the scaffold does not check (a ccm-render bug)")?;

@@ -3,7 +3,7 @@
 //! Built once from the input files (all file reading happens here or in `inputs`); every later
 //! step only reads it.
 
-pub mod hosted;
+pub(crate) mod hosted;
 pub mod install_config;
 pub mod tls;
 
@@ -26,16 +26,16 @@ pub struct ClusterConfig {
     /// The Infrastructure.
     pub infrastructure: Infrastructure,
     /// images.json.
-    pub images: Images,
+    pub(crate) images: Images,
     /// Namespace of the post-install objects.
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// Proxy environment for the CCM containers (the Proxy status, as CCCMO).
-    pub proxy: ProxyEnv,
+    pub(crate) proxy: ProxyEnv,
     /// Proxy environment for the bootstrap pod: the status, or the spec when there is no status
     /// yet (at install time the network operator has not run).
-    pub bootstrap_proxy: ProxyEnv,
+    pub(crate) bootstrap_proxy: ProxyEnv,
     /// TLS flags.
-    pub tls: TlsSettings,
+    pub(crate) tls: TlsSettings,
     /// OpenShift feature gates.
     pub features: FeatureGates,
     /// The OpenShift release rendered for.
@@ -46,13 +46,13 @@ pub struct ClusterConfig {
     /// before the platform transform.
     pub cloud_config: Option<Selected>,
     /// What was derived from `--install-config`, for `--emit-infrastructure`.
-    pub derived: Option<crate::config::install_config::Derived>,
+    pub(crate) derived: Option<crate::config::install_config::Derived>,
     /// `--credentials`: the Secrets it holds.
-    pub credentials: Option<Credentials>,
+    pub(crate) credentials: Option<Credentials>,
     /// `--ca-bundle`: its path (for messages) and text.
-    pub ca_bundle: Option<(Utf8PathBuf, String)>,
+    pub(crate) ca_bundle: Option<(Utf8PathBuf, String)>,
     /// Things worth telling the user that are not errors.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// The input files, as the command line names them.
@@ -62,8 +62,9 @@ pub struct InputFiles {
     pub infrastructure: Option<Utf8PathBuf>,
     /// `--install-config`.
     pub install_config: Option<Utf8PathBuf>,
-    /// `--infrastructure-name`, `--ibm-instance-crn` (with `--install-config`).
-    pub install_options: crate::config::install_config::Options,
+    /// `--infrastructure-name`, `--ibm-instance-crn`, `--emit-infrastructure` (with
+    /// `--install-config`).
+    pub install_flags: crate::config::install_config::Flags,
     /// The `--<platform>-<fact>` flags (with `--install-config`).
     pub fact_flags: crate::config::install_config::facts::FactFlags,
     /// `--images`.
@@ -100,47 +101,12 @@ impl ClusterConfig {
             .transpose()?;
         let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref())?;
         let images = inputs::images::load(&files.images)?;
-        let derived_cloud_config = derived
-            .as_ref()
-            .and_then(|(d, path)| Some((d.cloud_provider_config.as_ref()?, path)));
-        // An explicit --cloud-config wins over the one derived from the install-config.
-        let cloud_config = match (files.cloud_config.as_deref(), derived_cloud_config) {
-            (Some(path), _) => Some(
-                inputs::cloud_provider_config::load(path)?
-                    .select(&infrastructure.cloud_config_key, path)?,
-            ),
-            (None, Some((config_map, path))) => {
-                Some(derived_source(config_map).select(&infrastructure.cloud_config_key, path)?)
-            }
-            (None, None) => None,
-        };
+        let cloud_config = load_cloud_config(files, derived.as_ref(), &infrastructure)?;
         let mut warnings = Vec::new();
         if let Some((d, path)) = &derived {
             warnings.extend(d.notes.iter().map(|note| format!("{path}: {note}")));
         }
-        let proxy_input = match (files.proxy.as_deref(), &derived) {
-            (Some(path), _) => Some((inputs::proxy::load(path)?, path)),
-            (None, Some((d, path))) => Some((inputs::proxy::from_value(&d.proxy, path)?, *path)),
-            (None, None) => None,
-        };
-        let (proxy, bootstrap_proxy) = match proxy_input {
-            Some((proxy, path)) => {
-                if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
-                    // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
-                    // network operator fills in a running cluster.
-                    warnings.push(format!(
-                        "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
-                    ));
-                }
-                let bootstrap = if proxy.status == ProxyEnv::default() {
-                    proxy.spec.clone()
-                } else {
-                    proxy.status.clone()
-                };
-                (proxy.status, bootstrap)
-            }
-            None => (ProxyEnv::default(), ProxyEnv::default()),
-        };
+        let proxies = load_proxy(files, derived.as_ref(), &mut warnings)?;
         // An explicit --network wins over the one derived from the install-config.
         let network = match (
             inputs::load_config_object(files.network.as_deref(), "Network")?,
@@ -179,8 +145,8 @@ impl ClusterConfig {
             infrastructure,
             images,
             namespace: files.namespace.clone(),
-            proxy,
-            bootstrap_proxy,
+            proxy: proxies.ccm,
+            bootstrap_proxy: proxies.bootstrap,
             tls,
             features,
             release,
@@ -192,6 +158,72 @@ impl ClusterConfig {
             warnings,
         })
     }
+}
+
+/// The cloud provider config: `--cloud-config`, which wins over the one derived from the
+/// install-config, the part the Infrastructure names selected.
+fn load_cloud_config(
+    files: &InputFiles,
+    derived: Option<&(crate::config::install_config::Derived, &Utf8Path)>,
+    infrastructure: &Infrastructure,
+) -> Result<Option<Selected>> {
+    let derived_cloud_config =
+        derived.and_then(|(d, path)| Some((d.cloud_provider_config.as_ref()?, *path)));
+    Ok(
+        match (files.cloud_config.as_deref(), derived_cloud_config) {
+            (Some(path), _) => Some(
+                inputs::cloud_provider_config::load(path)?
+                    .select(&infrastructure.cloud_config_key, path)?,
+            ),
+            (None, Some((config_map, path))) => {
+                Some(derived_source(config_map).select(&infrastructure.cloud_config_key, path)?)
+            }
+            (None, None) => None,
+        },
+    )
+}
+
+/// The proxy environments a render sets.
+struct Proxies {
+    /// The CCMs': the Proxy's status.
+    ccm: ProxyEnv,
+    /// The bootstrap pods': its status, else its spec.
+    bootstrap: ProxyEnv,
+}
+
+/// The proxy environments, from `--proxy` or the install-config.
+fn load_proxy(
+    files: &InputFiles,
+    derived: Option<&(crate::config::install_config::Derived, &Utf8Path)>,
+    warnings: &mut Vec<String>,
+) -> Result<Proxies> {
+    let proxy_input = match (files.proxy.as_deref(), derived) {
+        (Some(path), _) => Some((inputs::proxy::load(path)?, path)),
+        (None, Some((d, path))) => Some((inputs::proxy::from_value(&d.proxy, path)?, *path)),
+        (None, None) => None,
+    };
+    let Some((proxy, path)) = proxy_input else {
+        return Ok(Proxies {
+            ccm: ProxyEnv::default(),
+            bootstrap: ProxyEnv::default(),
+        });
+    };
+    if proxy.status == ProxyEnv::default() && proxy.spec != ProxyEnv::default() {
+        // CCCMO pkg/cloud/common/substitution.go reads the Proxy status only, which the
+        // network operator fills in a running cluster.
+        warnings.push(format!(
+            "{path}: the Proxy has a spec but no status; like the operator, ccm-render takes the proxy environment from status only, so the CCMs get none"
+        ));
+    }
+    let bootstrap = if proxy.status == ProxyEnv::default() {
+        proxy.spec.clone()
+    } else {
+        proxy.status.clone()
+    };
+    Ok(Proxies {
+        ccm: proxy.status,
+        bootstrap,
+    })
 }
 
 /// The release to render for: `--release`, else the release the images name (the release
@@ -247,19 +279,19 @@ fn load_infrastructure<'a>(
     ) {
         (Some(path), None) => Ok((inputs::infrastructure::load(path)?, None)),
         (None, Some(path)) => {
-            let options = &files.install_options;
-            if let Some(name) = &options.infrastructure_name {
+            let flags = &files.install_flags;
+            if let Some(name) = &flags.infrastructure_name {
                 crate::config::install_config::infra_id::check(name)
                     .context("--infrastructure-name")?;
             }
-            if let Some(crn) = &options.ibm_instance_crn {
+            if let Some(crn) = &flags.ibm_instance_crn {
                 crate::config::install_config::check_crn(crn).context("--ibm-instance-crn")?;
             }
             let install_config = crate::config::install_config::load(path)?;
             let options = crate::config::install_config::Options {
+                flags: flags.clone(),
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
-                ..options.clone()
             };
             let derived = crate::config::install_config::derive(&install_config, &options)
                 .with_context(|| path.to_string())?;

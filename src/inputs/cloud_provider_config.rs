@@ -31,11 +31,11 @@ pub struct Selected {
     /// The `cloud.conf` text before the platform transform.
     pub text: String,
     /// Every other key (`ca-bundle.pem`, `endpoints`, …).
-    pub other_keys: BTreeMap<String, String>,
+    pub(crate) other_keys: BTreeMap<String, String>,
 }
 
 /// The key CCCMO reads first, and writes the transformed config under.
-pub const CLOUD_CONF_KEY: &str = "cloud.conf";
+pub(crate) const CLOUD_CONF_KEY: &str = "cloud.conf";
 
 impl Source {
     /// Picks the cloud config text as CCCMO's sync controller does
@@ -94,7 +94,7 @@ struct Metadata {
 }
 
 /// Reads the cloud config source from a file.
-pub fn load(path: &Utf8Path) -> Result<Source> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Source> {
     parse(read_text(path)?, path)
 }
 

@@ -19,7 +19,7 @@ pub struct SecretValue(Vec<u8>);
 
 impl SecretValue {
     /// Wraps secret bytes.
-    pub fn new(bytes: Vec<u8>) -> Self {
+    pub(crate) fn new(bytes: Vec<u8>) -> Self {
         Self(bytes)
     }
 
@@ -29,7 +29,7 @@ impl SecretValue {
     }
 
     /// The value as UTF-8 text; the error names only `what`.
-    pub fn text(&self, what: &str) -> Result<&str> {
+    pub(crate) fn text(&self, what: &str) -> Result<&str> {
         std::str::from_utf8(&self.0).map_err(|_| anyhow!("{what} is not UTF-8 text"))
     }
 }
@@ -44,16 +44,16 @@ impl std::fmt::Debug for SecretValue {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Secret {
     /// `metadata.namespace` (`default` when unset, as the API server would place it).
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// `metadata.name`.
-    pub name: String,
+    pub(crate) name: String,
     /// `data` (decoded) merged with `stringData`, which wins, as the API server merges them.
     pub data: BTreeMap<String, SecretValue>,
 }
 
 impl Secret {
     /// `namespace/name`.
-    pub fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
 }
@@ -63,13 +63,13 @@ impl Secret {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credentials {
     /// The file, for messages.
-    pub path: Utf8PathBuf,
+    pub(crate) path: Utf8PathBuf,
     /// The Secrets, in file order.
     pub secrets: Vec<Secret>,
 }
 
 /// Reads `--credentials`.
-pub fn load(path: &Utf8Path) -> Result<Credentials> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Credentials> {
     let text = read_text(path)?;
     parse(&text, path)
 }

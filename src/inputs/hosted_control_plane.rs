@@ -16,135 +16,135 @@ use std::collections::BTreeMap;
 /// A HostedControlPlane, as far as the CCM reads it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct HostedControlPlane {
+pub(crate) struct HostedControlPlane {
     /// `metadata`.
     #[serde(default)]
-    pub metadata: Metadata,
+    pub(crate) metadata: Metadata,
     /// `spec` (required, as its `platform.type` is).
-    pub spec: Spec,
+    pub(crate) spec: Spec,
 }
 
 /// `metadata`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Metadata {
+pub(crate) struct Metadata {
     /// `metadata.name`.
     #[serde(default)]
-    pub name: String,
+    pub(crate) name: String,
     /// `metadata.namespace`: the hosted control plane's namespace, where everything goes.
     #[serde(default)]
-    pub namespace: String,
+    pub(crate) namespace: String,
     /// `metadata.labels`.
     #[serde(default)]
-    pub labels: BTreeMap<String, String>,
+    pub(crate) labels: BTreeMap<String, String>,
     /// `metadata.annotations`.
     #[serde(default)]
-    pub annotations: BTreeMap<String, String>,
+    pub(crate) annotations: BTreeMap<String, String>,
     /// `metadata.uid`.
     #[serde(default)]
-    pub uid: String,
+    pub(crate) uid: String,
 }
 
 /// `spec`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Spec {
+pub(crate) struct Spec {
     /// `spec.releaseImage`.
     #[serde(default)]
-    pub release_image: String,
+    pub(crate) release_image: String,
     /// `spec.controlPlaneReleaseImage`.
     #[serde(default)]
-    pub control_plane_release_image: Option<String>,
+    pub(crate) control_plane_release_image: Option<String>,
     /// `spec.infraID`.
     #[serde(default, rename = "infraID")]
-    pub infra_id: String,
+    pub(crate) infra_id: String,
     /// `spec.platform` (required, as its `type` is).
-    pub platform: Platform,
+    pub(crate) platform: Platform,
     /// `spec.networking`.
     #[serde(default)]
-    pub networking: Networking,
+    pub(crate) networking: Networking,
     /// `spec.configuration`.
     #[serde(default)]
-    pub configuration: Option<Configuration>,
+    pub(crate) configuration: Option<Configuration>,
     /// `spec.controllerAvailabilityPolicy` (`HighlyAvailable` when empty).
     #[serde(default)]
-    pub controller_availability_policy: AvailabilityPolicy,
+    pub(crate) controller_availability_policy: AvailabilityPolicy,
     /// `spec.nodeSelector`.
     #[serde(default)]
-    pub node_selector: Option<BTreeMap<String, String>>,
+    pub(crate) node_selector: Option<BTreeMap<String, String>>,
     /// `spec.tolerations`, as given (Kubernetes tolerations).
     #[serde(default)]
-    pub tolerations: Vec<Value>,
+    pub(crate) tolerations: Vec<Value>,
     /// `spec.labels`: extra labels of every control plane pod.
     #[serde(default)]
-    pub labels: BTreeMap<String, String>,
+    pub(crate) labels: BTreeMap<String, String>,
 }
 
 /// `spec.networking`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Networking {
+pub(crate) struct Networking {
     /// `spec.networking.machineNetwork[].cidr`.
     #[serde(default)]
-    pub machine_network: Vec<Cidr>,
+    pub(crate) machine_network: Vec<Cidr>,
 }
 
 /// One `machineNetwork` entry.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Cidr {
+pub(crate) struct Cidr {
     /// `cidr`.
     #[serde(default)]
-    pub cidr: String,
+    pub(crate) cidr: String,
 }
 
 /// `spec.configuration`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Configuration {
+pub(crate) struct Configuration {
     /// `spec.configuration.apiServer`.
     #[serde(default)]
-    pub api_server: Option<ApiServer>,
+    pub(crate) api_server: Option<ApiServer>,
     /// `spec.configuration.featureGate.featureSet`.
     #[serde(default)]
-    pub feature_gate: Option<Value>,
+    pub(crate) feature_gate: Option<Value>,
 }
 
 /// `spec.configuration.apiServer`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ApiServer {
+pub(crate) struct ApiServer {
     /// `tlsSecurityProfile`, read by the TLS flags (`config/hosted_tls.rs`).
     #[serde(default)]
-    pub tls_security_profile: Option<TlsSecurityProfile>,
+    pub(crate) tls_security_profile: Option<TlsSecurityProfile>,
 }
 
 /// openshift/api `TLSSecurityProfile`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TlsSecurityProfile {
+pub(crate) struct TlsSecurityProfile {
     /// `type`: Old, Intermediate, Modern or Custom.
     #[serde(default, rename = "type")]
-    pub profile_type: String,
+    pub(crate) profile_type: String,
     /// `custom`.
     #[serde(default)]
-    pub custom: Option<CustomTlsProfile>,
+    pub(crate) custom: Option<CustomTlsProfile>,
 }
 
 /// openshift/api `CustomTLSProfile`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CustomTlsProfile {
+pub(crate) struct CustomTlsProfile {
     /// `ciphers` (OpenSSL names).
     #[serde(default)]
-    pub ciphers: Vec<String>,
+    pub(crate) ciphers: Vec<String>,
     /// `minTLSVersion`.
     #[serde(default, rename = "minTLSVersion")]
-    pub min_tls_version: String,
+    pub(crate) min_tls_version: String,
 }
 
 /// `spec.controllerAvailabilityPolicy`: how many replicas a control plane component runs when
 /// its Deployment does not say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum AvailabilityPolicy {
+pub(crate) enum AvailabilityPolicy {
     /// `HighlyAvailable`, also when the field is empty.
     #[default]
     HighlyAvailable,
@@ -167,291 +167,291 @@ impl<'de> Deserialize<'de> for AvailabilityPolicy {
 /// `spec.platform`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Platform {
+pub(crate) struct Platform {
     /// `spec.platform.type`, parsed here once (its absence is refused before decoding).
     #[serde(rename = "type")]
-    pub platform_type: HostedPlatform,
+    pub(crate) platform_type: HostedPlatform,
     /// `spec.platform.aws`.
     #[serde(default)]
-    pub aws: Option<Aws>,
+    pub(crate) aws: Option<Aws>,
     /// `spec.platform.azure`.
     #[serde(default)]
-    pub azure: Option<Azure>,
+    pub(crate) azure: Option<Azure>,
     /// `spec.platform.gcp`.
     #[serde(default)]
-    pub gcp: Option<Gcp>,
+    pub(crate) gcp: Option<Gcp>,
     /// `spec.platform.kubevirt`.
     #[serde(default)]
-    pub kubevirt: Option<Kubevirt>,
+    pub(crate) kubevirt: Option<Kubevirt>,
     /// `spec.platform.openstack`.
     #[serde(default)]
-    pub openstack: Option<OpenStack>,
+    pub(crate) openstack: Option<OpenStack>,
     /// `spec.platform.powervs`.
     #[serde(default)]
-    pub powervs: Option<PowerVs>,
+    pub(crate) powervs: Option<PowerVs>,
 }
 
 /// `spec.platform.aws`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Aws {
+pub(crate) struct Aws {
     /// `cloudProviderConfig`.
     #[serde(default)]
-    pub cloud_provider_config: Option<AwsCloudProviderConfig>,
+    pub(crate) cloud_provider_config: Option<AwsCloudProviderConfig>,
 }
 
 /// `spec.platform.aws.cloudProviderConfig`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AwsCloudProviderConfig {
+pub(crate) struct AwsCloudProviderConfig {
     /// `subnet.id`.
     #[serde(default)]
-    pub subnet: Option<IdRef>,
+    pub(crate) subnet: Option<IdRef>,
     /// `zone`.
     #[serde(default)]
-    pub zone: String,
+    pub(crate) zone: String,
     /// `vpc`.
     #[serde(default)]
-    pub vpc: String,
+    pub(crate) vpc: String,
 }
 
 /// A reference by `id`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct IdRef {
+pub(crate) struct IdRef {
     /// `id`.
     #[serde(default)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
 }
 
 /// A reference by `name`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct NameRef {
+pub(crate) struct NameRef {
     /// `name`.
     #[serde(default)]
-    pub name: String,
+    pub(crate) name: String,
 }
 
 /// `spec.platform.azure`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Azure {
+pub(crate) struct Azure {
     /// `cloud`.
     #[serde(default)]
-    pub cloud: String,
+    pub(crate) cloud: String,
     /// `location`.
     #[serde(default)]
-    pub location: String,
+    pub(crate) location: String,
     /// `resourceGroup`.
     #[serde(default)]
-    pub resource_group: String,
+    pub(crate) resource_group: String,
     /// `vnetID`.
     #[serde(default, rename = "vnetID")]
-    pub vnet_id: String,
+    pub(crate) vnet_id: String,
     /// `subnetID`.
     #[serde(default, rename = "subnetID")]
-    pub subnet_id: String,
+    pub(crate) subnet_id: String,
     /// `subscriptionID`.
     #[serde(default, rename = "subscriptionID")]
-    pub subscription_id: String,
+    pub(crate) subscription_id: String,
     /// `securityGroupID`.
     #[serde(default, rename = "securityGroupID")]
-    pub security_group_id: String,
+    pub(crate) security_group_id: String,
     /// `tenantID`.
     #[serde(default, rename = "tenantID")]
-    pub tenant_id: String,
+    pub(crate) tenant_id: String,
     /// `azureAuthenticationConfig`.
     #[serde(default)]
-    pub azure_authentication_config: AzureAuthenticationConfig,
+    pub(crate) azure_authentication_config: AzureAuthenticationConfig,
     /// `containerRegistry.credentials.managedIdentity.resourceID`.
     #[serde(default)]
-    pub container_registry: Option<Value>,
+    pub(crate) container_registry: Option<Value>,
 }
 
 /// `spec.platform.azure.azureAuthenticationConfig`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AzureAuthenticationConfig {
+pub(crate) struct AzureAuthenticationConfig {
     /// `azureAuthenticationConfigType`: `ManagedIdentities` (ARO HCP) or `WorkloadIdentities`.
     #[serde(default)]
-    pub azure_authentication_config_type: String,
+    pub(crate) azure_authentication_config_type: String,
     /// `workloadIdentities.cloudProvider.clientID`.
     #[serde(default)]
-    pub workload_identities: Option<WorkloadIdentities>,
+    pub(crate) workload_identities: Option<WorkloadIdentities>,
     /// `managedIdentities`.
     #[serde(default)]
-    pub managed_identities: Option<ManagedIdentities>,
+    pub(crate) managed_identities: Option<ManagedIdentities>,
 }
 
 /// `workloadIdentities`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WorkloadIdentities {
+pub(crate) struct WorkloadIdentities {
     /// `cloudProvider`.
     #[serde(default)]
-    pub cloud_provider: ClientId,
+    pub(crate) cloud_provider: ClientId,
 }
 
 /// `{clientID}`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct ClientId {
+pub(crate) struct ClientId {
     /// `clientID`.
     #[serde(default, rename = "clientID")]
-    pub client_id: String,
+    pub(crate) client_id: String,
 }
 
 /// `managedIdentities`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ManagedIdentities {
+pub(crate) struct ManagedIdentities {
     /// `controlPlane`.
     #[serde(default)]
-    pub control_plane: ControlPlaneManagedIdentities,
+    pub(crate) control_plane: ControlPlaneManagedIdentities,
 }
 
 /// `managedIdentities.controlPlane`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ControlPlaneManagedIdentities {
+pub(crate) struct ControlPlaneManagedIdentities {
     /// `managedIdentitiesKeyVault`.
     #[serde(default)]
-    pub managed_identities_key_vault: KeyVault,
+    pub(crate) managed_identities_key_vault: KeyVault,
     /// `cloudProvider`.
     #[serde(default)]
-    pub cloud_provider: ManagedIdentity,
+    pub(crate) cloud_provider: ManagedIdentity,
 }
 
 /// `managedIdentitiesKeyVault`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct KeyVault {
+pub(crate) struct KeyVault {
     /// `name`.
     #[serde(default)]
-    pub name: String,
+    pub(crate) name: String,
     /// `tenantID`.
     #[serde(default, rename = "tenantID")]
-    pub tenant_id: String,
+    pub(crate) tenant_id: String,
 }
 
 /// A `ManagedIdentity`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ManagedIdentity {
+pub(crate) struct ManagedIdentity {
     /// `credentialsSecretName`.
     #[serde(default)]
-    pub credentials_secret_name: String,
+    pub(crate) credentials_secret_name: String,
     /// `objectEncoding`.
     #[serde(default)]
-    pub object_encoding: String,
+    pub(crate) object_encoding: String,
 }
 
 /// `spec.platform.gcp`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Gcp {
+pub(crate) struct Gcp {
     /// `project`.
     #[serde(default)]
-    pub project: String,
+    pub(crate) project: String,
     /// `networkConfig.network.name`.
     #[serde(default)]
-    pub network_config: GcpNetworkConfig,
+    pub(crate) network_config: GcpNetworkConfig,
 }
 
 /// `spec.platform.gcp.networkConfig`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct GcpNetworkConfig {
+pub(crate) struct GcpNetworkConfig {
     /// `network`.
     #[serde(default)]
-    pub network: NameRef,
+    pub(crate) network: NameRef,
 }
 
 /// `spec.platform.kubevirt`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Kubevirt {
+pub(crate) struct Kubevirt {
     /// `credentials`: the infrastructure cluster is external when set.
     #[serde(default)]
-    pub credentials: Option<KubevirtCredentials>,
+    pub(crate) credentials: Option<KubevirtCredentials>,
 }
 
 /// `spec.platform.kubevirt.credentials`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct KubevirtCredentials {
+pub(crate) struct KubevirtCredentials {
     /// `infraNamespace`.
     #[serde(default)]
-    pub infra_namespace: String,
+    pub(crate) infra_namespace: String,
 }
 
 /// `spec.platform.openstack`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct OpenStack {
+pub(crate) struct OpenStack {
     /// `identityRef`.
     #[serde(default)]
-    pub identity_ref: IdentityRef,
+    pub(crate) identity_ref: IdentityRef,
     /// `externalNetwork.id`.
     #[serde(default)]
-    pub external_network: Option<IdRef>,
+    pub(crate) external_network: Option<IdRef>,
 }
 
 /// `spec.platform.openstack.identityRef`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IdentityRef {
+pub(crate) struct IdentityRef {
     /// `name`: the Secret HyperShift reads from the management cluster.
     #[serde(default)]
-    pub name: String,
+    pub(crate) name: String,
     /// `cloudName`.
     #[serde(default)]
-    pub cloud_name: String,
+    pub(crate) cloud_name: String,
 }
 
 /// `spec.platform.powervs`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PowerVs {
+pub(crate) struct PowerVs {
     /// `accountID`.
     #[serde(default, rename = "accountID")]
-    pub account_id: String,
+    pub(crate) account_id: String,
     /// `resourceGroup`.
     #[serde(default)]
-    pub resource_group: String,
+    pub(crate) resource_group: String,
     /// `region`.
     #[serde(default)]
-    pub region: String,
+    pub(crate) region: String,
     /// `zone`.
     #[serde(default)]
-    pub zone: String,
+    pub(crate) zone: String,
     /// `serviceInstanceID`.
     #[serde(default, rename = "serviceInstanceID")]
-    pub service_instance_id: String,
+    pub(crate) service_instance_id: String,
     /// `vpc`.
     #[serde(default)]
-    pub vpc: PowerVsVpc,
+    pub(crate) vpc: PowerVsVpc,
     /// `kubeCloudControllerCreds.name`.
     #[serde(default)]
-    pub kube_cloud_controller_creds: NameRef,
+    pub(crate) kube_cloud_controller_creds: NameRef,
 }
 
 /// `spec.platform.powervs.vpc`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct PowerVsVpc {
+pub(crate) struct PowerVsVpc {
     /// `name`.
     #[serde(default)]
-    pub name: String,
+    pub(crate) name: String,
     /// `region`.
     #[serde(default)]
-    pub region: String,
+    pub(crate) region: String,
     /// `subnet`.
     #[serde(default)]
-    pub subnet: String,
+    pub(crate) subnet: String,
 }
 
 /// Reads `--hosted-control-plane`.
-pub fn load(path: &Utf8Path) -> Result<HostedControlPlane> {
+pub(crate) fn load(path: &Utf8Path) -> Result<HostedControlPlane> {
     parse(&read_text(path)?, path)
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
+pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
     let doc = object_from_text(
         text,
         path,
@@ -495,7 +495,7 @@ fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
 
 /// A CIDR as Go's `ipnet.IPNet` writes it: the network address (host bits cleared) in its
 /// canonical form, and the prefix length.
-pub fn canonical_cidr(text: &str) -> Option<String> {
+pub(crate) fn canonical_cidr(text: &str) -> Option<String> {
     let (ip, prefix) = text.split_once('/')?;
     let prefix: u32 = prefix.parse().ok()?;
     match ip.parse::<std::net::IpAddr>().ok()? {

@@ -20,15 +20,15 @@ pub struct Infrastructure {
     /// `status.infrastructureName` ("" when absent; providers that need it say so).
     pub infrastructure_name: String,
     /// `status.controlPlaneTopology == SingleReplica`.
-    pub single_replica: bool,
+    pub(crate) single_replica: bool,
     /// `spec.platformSpec.external.platformName` ("" when absent).
-    pub external_platform_name: String,
+    pub(crate) external_platform_name: String,
     /// `status.platformStatus.external.cloudControllerManager.state`.
-    pub external_ccm_state: CcmState,
+    pub(crate) external_ccm_state: CcmState,
     /// `spec.cloudConfig.name` ("" when absent).
-    pub cloud_config_name: String,
+    pub(crate) cloud_config_name: String,
     /// `spec.cloudConfig.key` ("" when absent).
-    pub cloud_config_key: String,
+    pub(crate) cloud_config_key: String,
     /// The object as read, for the cloud config transforms.
     pub raw: Value,
 }
@@ -80,7 +80,7 @@ struct CloudControllerManagerStatus {
 /// `CloudControllerManagerState` values openshift/api defines (config/v1
 /// types_infrastructure.go), which reads an empty state as None.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CcmState {
+pub(crate) enum CcmState {
     /// Absent or "".
     Empty,
     /// `None`: the cluster does not expect a CCM.
@@ -146,7 +146,7 @@ const TOPOLOGIES: &[&str] = &[
 ];
 
 /// Reads the Infrastructure from a file (YAML or JSON, possibly among other objects).
-pub fn load(path: &Utf8Path) -> Result<Infrastructure> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Infrastructure> {
     parse(&read_text(path)?, path)
 }
 

@@ -6,10 +6,10 @@
 
 pub mod cloud_provider_config;
 pub mod credentials;
-pub mod hosted_control_plane;
+pub(crate) mod hosted_control_plane;
 pub mod images;
 pub mod infrastructure;
-pub mod payload_images;
+pub(crate) mod payload_images;
 pub mod proxy;
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -24,7 +24,7 @@ pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads an input file as UTF-8 text, refusing anything larger than [`MAX_INPUT_BYTES`] without
 /// reading it whole.
-pub fn read_text(path: &Utf8Path) -> Result<String> {
+pub(crate) fn read_text(path: &Utf8Path) -> Result<String> {
     let file = std::fs::File::open(path).with_context(|| format!("{path}: cannot open"))?;
     let meta = file
         .metadata()
@@ -107,7 +107,7 @@ pub fn pick_object(
 /// An identifier read from an input, as an error message shows it: as it is when it looks like
 /// one (`ConfigMap`, `cloud-provider-config`), quoted and escaped otherwise, so that no input can
 /// put a line break (a forged `error:` line) or terminal control characters on stderr.
-pub fn shown(identifier: &str) -> String {
+pub(crate) fn shown(identifier: &str) -> String {
     if !identifier.is_empty()
         && identifier
             .bytes()
@@ -159,7 +159,7 @@ pub fn check_api_version(
 }
 
 /// Reads a file and returns the one object of `kind` (group `group`) it holds.
-pub fn load_object(
+pub(crate) fn load_object(
     path: &Utf8Path,
     kind: &str,
     group: &str,
@@ -188,7 +188,7 @@ pub fn object_from_text(
 
 /// Reads an optional `config.openshift.io/v1` object (FeatureGate, APIServer, Network) whole,
 /// for the modules that interpret it.
-pub fn load_config_object(path: Option<&Utf8Path>, kind: &str) -> Result<Option<Value>> {
+pub(crate) fn load_config_object(path: Option<&Utf8Path>, kind: &str) -> Result<Option<Value>> {
     path.map(|p| load_object(p, kind, "config.openshift.io", &["v1"], &["cluster"]))
         .transpose()
 }

@@ -10,29 +10,29 @@ use std::collections::BTreeMap;
 
 /// The payload's images by tag name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PayloadImages {
+pub(crate) struct PayloadImages {
     /// Where they came from, for messages.
-    pub origin: String,
+    pub(crate) origin: String,
     /// The release version the stream names (`metadata.name`), when it has one.
-    pub release: Option<String>,
+    pub(crate) release: Option<String>,
     /// Tag name to image.
-    pub tags: BTreeMap<String, String>,
+    pub(crate) tags: BTreeMap<String, String>,
 }
 
 impl PayloadImages {
     /// The image of a tag, when the payload has it.
-    pub fn get(&self, tag: &str) -> Option<&str> {
+    pub(crate) fn get(&self, tag: &str) -> Option<&str> {
         self.tags.get(tag).map(String::as_str)
     }
 }
 
 /// Reads the ImageStream.
-pub fn load(path: &Utf8Path) -> Result<PayloadImages> {
+pub(crate) fn load(path: &Utf8Path) -> Result<PayloadImages> {
     parse(&read_text(path)?, path)
 }
 
 /// [`load`] on text already read.
-pub fn parse(text: &str, path: &Utf8Path) -> Result<PayloadImages> {
+pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<PayloadImages> {
     let stream = object_from_text(
         text,
         path,

@@ -10,11 +10,11 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProxyEnv {
     /// `HTTP_PROXY`.
-    pub http_proxy: String,
+    pub(crate) http_proxy: String,
     /// `HTTPS_PROXY`.
-    pub https_proxy: String,
+    pub(crate) https_proxy: String,
     /// `NO_PROXY`.
-    pub no_proxy: String,
+    pub(crate) no_proxy: String,
 }
 
 impl ProxyEnv {
@@ -40,7 +40,7 @@ pub struct Proxy {
     /// `spec`: what the user asked for.
     pub spec: ProxyEnv,
     /// `spec.trustedCA.name`.
-    pub trusted_ca: String,
+    pub(crate) trusted_ca: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -71,7 +71,7 @@ struct Doc {
 }
 
 /// Reads the Proxy from a file.
-pub fn load(path: &Utf8Path) -> Result<Proxy> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Proxy> {
     parse(&read_text(path)?, path)
 }
 
@@ -89,7 +89,7 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<Proxy> {
 }
 
 /// Checks and extracts a Proxy already parsed (or derived from an install-config, `path`).
-pub fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
+pub(crate) fn from_value(doc: &serde_json::Value, path: &Utf8Path) -> Result<Proxy> {
     let doc: Doc = typed(doc, path)?;
     let spec = check(doc.spec, "spec", path)?;
     let status = check(doc.status, "status", path)?;

@@ -22,7 +22,7 @@ use super::fs::{create_root, probe_dir};
 use super::journal::{self, Journal, Step};
 use super::lock::DirLock;
 use super::names;
-use super::plan::{self, Change, Plan, check_dest};
+use super::plan::{self, Change, Entry, Plan, check_dest};
 use super::recover::{self, Leftovers};
 use super::report::WriteReport;
 use super::tree::{SECRETS, SECRETS_DIR_MODE, Tree};
@@ -58,23 +58,18 @@ impl Dest {
         })
     }
 
-    /// The directory.
-    pub fn path(&self) -> &Utf8Path {
-        &self.path
-    }
-
     /// What opening it repaired (empty unless a run had crashed there).
-    pub fn repaired(&self) -> &Leftovers {
+    pub(crate) fn repaired(&self) -> &Leftovers {
         &self.repaired
     }
 
     /// What writing `tree` would do, with `--prune` when `prune` (see [`super::plan()`]).
-    pub fn plan(&self, tree: &Tree, prune: bool) -> Result<Plan> {
+    pub(crate) fn plan(&self, tree: &Tree, prune: bool) -> Result<Plan> {
         plan::compare(tree, &self.path, prune)
     }
 
     /// Carries out `plan`, made by [`Dest::plan`] on this directory.
-    pub fn apply(&self, plan: &Plan) -> Result<WriteReport> {
+    pub(crate) fn apply(&self, plan: &Plan) -> Result<WriteReport> {
         let report = WriteReport::of(plan);
         if !plan.has_changes() {
             return Ok(report);
@@ -118,6 +113,30 @@ impl Dest {
         Ok(report)
     }
 
+    /// Folders to make: the layout's, and those of every file of `writes`, parents first.
+    /// Kept as text: a path's own ordering compares it component by component, which cost a
+    /// render more than the rest of [`Self::stage`] (callgrind, Azure). A parent is a prefix
+    /// of its folders, so text order still lists parents first.
+    fn folders_to_make(&self, plan: &Plan, writes: &[&Entry]) -> Result<BTreeSet<String>> {
+        let mut folders: BTreeSet<String> = plan
+            .missing_folders
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut probed: Vec<&Utf8Path> = Vec::new();
+        for entry in writes {
+            let mut parent = entry.path.parent();
+            while let Some(dir) = parent.filter(|d| !d.as_str().is_empty() && !probed.contains(d)) {
+                if !probe_dir(&names::join(&self.path, dir))? {
+                    folders.insert(dir.to_string());
+                }
+                probed.push(dir);
+                parent = dir.parent();
+            }
+        }
+        Ok(folders)
+    }
+
     /// Stages the new files (their paths into `staged`) and returns the steps of the update.
     fn stage(
         &self,
@@ -126,31 +145,12 @@ impl Dest {
         flush: &mut Flush,
     ) -> Result<Vec<Step>> {
         let dest = &self.path;
-        // Folders to make: the layout's, and those of every new file, parents first.
-        // Kept as text: a path's own ordering compares it component by component, which cost a
-        // render more than the rest of this function (callgrind, Azure). A parent is a prefix
-        // of its folders, so text order still lists parents first.
-        let mut folders: BTreeSet<String> = plan
-            .missing_folders
-            .iter()
-            .map(ToString::to_string)
-            .collect();
         let writes: Vec<_> = plan
             .entries
             .iter()
             .filter(|e| matches!(e.change, Change::Added | Change::Changed))
             .collect();
-        let mut probed: Vec<&Utf8Path> = Vec::new();
-        for entry in &writes {
-            let mut parent = entry.path.parent();
-            while let Some(dir) = parent.filter(|d| !d.as_str().is_empty() && !probed.contains(d)) {
-                if !probe_dir(&names::join(dest, dir))? {
-                    folders.insert(dir.to_string());
-                }
-                probed.push(dir);
-                parent = dir.parent();
-            }
-        }
+        let folders = self.folders_to_make(plan, &writes)?;
         let mut steps: Vec<Step> = folders
             .iter()
             .map(|folder| Step::Mkdir {

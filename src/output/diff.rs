@@ -39,7 +39,7 @@ const CONTEXT: usize = 3;
 /// The `--check` list: one line per folder to create and per file to add, change or remove;
 /// first, what a crashed run left (`repair` for the journal of an update to complete,
 /// `removed` for a stray temporary file).
-pub fn check_list(plan: &Plan) -> String {
+pub(crate) fn check_list(plan: &Plan) -> String {
     let mut out = String::new();
     if let Some(journal) = &plan.leftovers.journal {
         let _ = writeln!(out, "repair   {journal}");
@@ -69,13 +69,13 @@ pub fn check_list(plan: &Plan) -> String {
 }
 
 /// The `--diff` text: a unified diff of every file that would change, coloured when `colour`.
-pub fn unified(plan: &Plan, colour: bool) -> String {
+pub(crate) fn unified(plan: &Plan, colour: bool) -> String {
     unified_in(plan, "", colour)
 }
 
 /// [`unified`] for a plan of a folder `DIR/<folder>` (a `matrix` case): the paths shown start
 /// with `folder`, while what is redacted is still decided by the path in the plan.
-pub fn unified_in(plan: &Plan, folder: &str, colour: bool) -> String {
+pub(crate) fn unified_in(plan: &Plan, folder: &str, colour: bool) -> String {
     let palette = if colour { COLOUR } else { PLAIN };
     let mut out = String::new();
     for entry in &plan.entries {

@@ -215,7 +215,7 @@ pub(super) fn give_mode(file: impl rustix::fd::AsFd, mode: u32) -> rustix::io::R
 ///
 /// For a single file outside `--dest-dir` (`--emit-infrastructure`, an Ignition config): a
 /// tree inside `--dest-dir` goes through [`super::Dest`], which also locks and journals.
-pub fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
+pub(crate) fn replace_single_file(path: &Utf8Path, file: &File, what: &str) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_dir() => bail!("{what} {path}: is a directory"),
         Ok(meta) if meta.file_type().is_symlink() => {

@@ -12,22 +12,22 @@ mod off {
         clippy::unnecessary_wraps,
         reason = "the test build returns errors from here"
     )]
-    pub fn hit(_step: &'static str) -> anyhow::Result<()> {
+    pub(crate) fn hit(_step: &'static str) -> anyhow::Result<()> {
         Ok(())
     }
 
     /// Whether `err` is a simulated crash: never outside tests.
     #[inline]
-    pub fn is_crash(_err: &anyhow::Error) -> bool {
+    pub(crate) fn is_crash(_err: &anyhow::Error) -> bool {
         false
     }
 }
 
 #[cfg(not(test))]
-pub use off::{hit, is_crash};
+pub(crate) use off::{hit, is_crash};
 
 #[cfg(test)]
-pub use armed::{Fault, arm, disarm, hit, is_crash};
+pub(crate) use armed::{Fault, arm, disarm, hit, is_crash};
 
 #[cfg(test)]
 mod armed {
@@ -35,7 +35,7 @@ mod armed {
 
     /// What an armed failpoint does.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum Fault {
+    pub(crate) enum Fault {
         /// Stop there as if killed: no clean-up runs.
         Crash,
         /// Fail with "No space left on device", once.
@@ -46,7 +46,7 @@ mod armed {
 
     /// The error a simulated crash travels as.
     #[derive(Debug)]
-    pub struct Crash(pub &'static str);
+    pub(crate) struct Crash(pub &'static str);
 
     impl std::fmt::Display for Crash {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -68,7 +68,7 @@ mod armed {
     }
 
     /// Counts hits from zero again and arms hit number `at` (0-based), if any.
-    pub fn arm(at: Option<usize>, fault: Fault) {
+    pub(crate) fn arm(at: Option<usize>, fault: Fault) {
         STATE.with_borrow_mut(|s| {
             *s = State {
                 hits: 0,
@@ -78,7 +78,7 @@ mod armed {
     }
 
     /// Disarms and returns how many hits there were since [`arm`].
-    pub fn disarm() -> usize {
+    pub(crate) fn disarm() -> usize {
         STATE.with_borrow_mut(|s| {
             s.armed = None;
             s.hits
@@ -86,7 +86,7 @@ mod armed {
     }
 
     /// A step of an update.
-    pub fn hit(step: &'static str) -> anyhow::Result<()> {
+    pub(crate) fn hit(step: &'static str) -> anyhow::Result<()> {
         STATE.with_borrow_mut(|s| {
             let n = s.hits;
             s.hits += 1;
@@ -104,7 +104,7 @@ mod armed {
     }
 
     /// Whether `err` is a simulated crash.
-    pub fn is_crash(err: &anyhow::Error) -> bool {
+    pub(crate) fn is_crash(err: &anyhow::Error) -> bool {
         err.chain().any(<dyn std::error::Error>::is::<Crash>)
     }
 }

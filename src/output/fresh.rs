@@ -40,7 +40,7 @@ use std::os::unix::fs::PermissionsExt as _;
 /// `Ok(None)` when it cannot be written whole (the directory appeared meanwhile, the filesystem
 /// cannot rename without replacing, the staging folder could not be made): the caller then
 /// takes the locked update ([`super::Dest`]), which also gives the usual errors.
-pub fn create(tree: &Tree, dest: &Utf8Path, plan: &Plan) -> Result<Option<WriteReport>> {
+pub(crate) fn create(tree: &Tree, dest: &Utf8Path, plan: &Plan) -> Result<Option<WriteReport>> {
     let Some((parent, target)) = split(dest) else {
         return Ok(None);
     };

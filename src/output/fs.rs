@@ -5,7 +5,7 @@ use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 
 /// Whether a path does not exist (also when a file stands where a folder of the path should).
-pub fn missing(err: &std::io::Error) -> bool {
+pub(crate) fn missing(err: &std::io::Error) -> bool {
     matches!(
         err.kind(),
         std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
@@ -14,7 +14,7 @@ pub fn missing(err: &std::io::Error) -> bool {
 
 /// Whether `dir` (inside `--dest-dir`) exists as a real directory; an error when it is a
 /// symbolic link or a file, which a write would refuse too.
-pub fn probe_dir(dir: &Utf8Path) -> Result<bool> {
+pub(crate) fn probe_dir(dir: &Utf8Path) -> Result<bool> {
     match std::fs::symlink_metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(true),
         Ok(meta) if meta.file_type().is_symlink() => {
@@ -29,7 +29,7 @@ pub fn probe_dir(dir: &Utf8Path) -> Result<bool> {
 /// Creates `--dest-dir` and its missing ancestors. The user named this path, so symbolic links
 /// on the way to it (and `--dest-dir` itself being one) are followed; below it, nothing is.
 /// Another run creating the same folders at the same time is no error.
-pub fn create_root(dir: &Utf8Path) -> Result<()> {
+pub(crate) fn create_root(dir: &Utf8Path) -> Result<()> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => return Ok(()),
         Ok(_) => bail!("--dest-dir: {dir} exists and is not a directory"),

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// What the comparison reads of one render, as `field -> value`.
-pub type Facts = BTreeMap<String, String>;
+pub(crate) type Facts = BTreeMap<String, String>;
 
 /// The facts of a render's CCM container (`container`) and of its cloud config: the ConfigMap
 /// or Secret `config` names (kind and name), when there is one.
-pub fn facts(rendered: &Rendered, container: &str, config: Option<(&str, &str)>) -> Facts {
+pub(crate) fn facts(rendered: &Rendered, container: &str, config: Option<(&str, &str)>) -> Facts {
     let mut out = Facts::new();
     let deployment = rendered.manifests.iter().find(|o| {
         o["kind"] == "Deployment"
@@ -153,10 +153,22 @@ fn config_facts(config: &Value, out: &mut Facts) {
     }
 }
 
+/// One line of [`report`]: a field and its value on each side ("-" where it has none).
+struct Row<'a> {
+    /// Where the row sorts: the differences first, then what one side only has, then what
+    /// agrees.
+    rank: u8,
+    /// `=` the same, `≠` different, `<` standalone only, `>` hosted only.
+    mark: &'static str,
+    field: &'a str,
+    standalone: &'a str,
+    hosted: &'a str,
+}
+
 /// One line per field of either side: `=` the same, `≠` different, `<` standalone only, `>`
 /// hosted only; the differences first, then what agrees.
-pub fn report(standalone: &Facts, hosted: &Facts) -> String {
-    let mut rows: Vec<(u8, &str, &str, &str, &str)> = Vec::new();
+pub(crate) fn report(standalone: &Facts, hosted: &Facts) -> String {
+    let mut rows: Vec<Row<'_>> = Vec::new();
     let keys: std::collections::BTreeSet<&String> =
         standalone.keys().chain(hosted.keys()).collect();
     for key in keys {
@@ -167,19 +179,27 @@ pub fn report(standalone: &Facts, hosted: &Facts) -> String {
             (Some(_), None) => (1, "<"),
             _ => (2, ">"),
         };
-        rows.push((
+        rows.push(Row {
             rank,
             mark,
-            key,
-            s.map_or("-", String::as_str),
-            h.map_or("-", String::as_str),
-        ));
+            field: key,
+            standalone: s.map_or("-", String::as_str),
+            hosted: h.map_or("-", String::as_str),
+        });
     }
-    rows.sort_by_key(|r| r.0);
-    let width = rows.iter().map(|r| r.2.chars().count()).max().unwrap_or(0);
+    rows.sort_by_key(|r| r.rank);
+    let width = rows
+        .iter()
+        .map(|r| r.field.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
-    for (_, mark, key, s, h) in rows {
-        let _ = writeln!(out, "{mark} {key:width$}  standalone: {s}  hosted: {h}");
+    for row in rows {
+        let _ = writeln!(
+            out,
+            "{} {:width$}  standalone: {}  hosted: {}",
+            row.mark, row.field, row.standalone, row.hosted
+        );
     }
     out
 }

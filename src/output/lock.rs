@@ -29,11 +29,11 @@ use std::fs::TryLockError;
 use std::time::{Duration, Instant};
 
 /// How long a run waits for the lock by default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The environment variable that sets how long a run waits for the lock, in seconds
 /// (a decimal number such as `5` or `0.5`; `0` gives up at once).
-pub const TIMEOUT_VAR: &str = "CCM_RENDER_LOCK_TIMEOUT";
+pub(crate) const TIMEOUT_VAR: &str = "CCM_RENDER_LOCK_TIMEOUT";
 
 /// How many times a run locks the directory at the path again after finding it replaced.
 const REPLACED_TRIES: usize = 8;

@@ -52,7 +52,7 @@ mod durable;
 mod failpoint;
 mod fresh;
 mod fs;
-pub mod hosted_compare;
+pub(crate) mod hosted_compare;
 pub(crate) mod ignition;
 mod journal;
 mod lock;
@@ -67,24 +67,21 @@ mod tree;
 mod update;
 
 pub use apply::Dest;
-pub use durable::replace_single_file;
-pub use lock::{DEFAULT_TIMEOUT as LOCK_TIMEOUT, TIMEOUT_VAR as LOCK_TIMEOUT_VAR};
-pub use names::{JOURNAL as JOURNAL_FILE, LEGACY_LOCK as LEGACY_LOCK_FILE, is_temporary};
-pub use plan::{Change, Entry, Plan, check_dest, plan, read_existing};
-pub use recover::Leftovers;
-pub use report::WriteReport;
-pub use tree::{
-    FOLDERS, File, ObjectRef, PRIVATE_MODE, PRUNABLE, PUBLIC_MODE, SECRETS, SECRETS_DIR_MODE, Tree,
-    tree,
-};
-pub use update::{Update, Written, apply, write};
+pub(crate) use durable::replace_single_file;
+pub use names::{JOURNAL as JOURNAL_FILE, is_temporary};
+pub(crate) use plan::{Change, Entry, Plan, check_dest, plan};
+pub(crate) use recover::Leftovers;
+pub(crate) use report::WriteReport;
+pub use tree::{File, Tree, tree};
+pub(crate) use tree::{PRIVATE_MODE, PUBLIC_MODE, SECRETS};
+pub(crate) use update::{Update, apply};
 
 use anyhow::Result;
 use camino::Utf8Path;
 
 /// Writes one file outside `--dest-dir` (`--emit-infrastructure`) with
 /// [`replace_single_file`], mode 0644. `flag` names the file in errors.
-pub fn write_file(path: &Utf8Path, bytes: &[u8], flag: &str) -> Result<()> {
+pub(crate) fn write_file(path: &Utf8Path, bytes: &[u8], flag: &str) -> Result<()> {
     let file = File {
         bytes: bytes.to_vec(),
         mode: PUBLIC_MODE,

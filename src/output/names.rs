@@ -11,7 +11,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 /// into components first, about a thousand instructions a join, and an update joins a few
 /// hundred times (callgrind, Azure render: a thirtieth of it). An absolute `relative` (which
 /// no render path or journal step is) still goes to `join`, which replaces `dir` with it.
-pub fn join(dir: &Utf8Path, relative: impl AsRef<str>) -> Utf8PathBuf {
+pub(crate) fn join(dir: &Utf8Path, relative: impl AsRef<str>) -> Utf8PathBuf {
     let (dir, relative) = (dir.as_str(), relative.as_ref());
     if relative.starts_with('/') {
         return Utf8Path::new(dir).join(relative);
@@ -27,25 +27,25 @@ pub fn join(dir: &Utf8Path, relative: impl AsRef<str>) -> Utf8PathBuf {
 
 /// The lock file that releases before the lock on the directory itself (`lock.rs`) made in
 /// `--dest-dir` and left there: not part of a render, and removed by the next render that writes.
-pub const LEGACY_LOCK: &str = ".ccm-render.lock";
+pub(crate) const LEGACY_LOCK: &str = ".ccm-render.lock";
 
 /// The journal of the update in progress in `--dest-dir`, present only between an update's
 /// commit and its end (see `journal.rs`).
 pub const JOURNAL: &str = ".ccm-render.journal";
 
 /// Prefix of every temporary file: a file staged beside its target, or a journal being written.
-pub const TEMP_PREFIX: &str = ".ccm-render-tmp-";
+pub(crate) const TEMP_PREFIX: &str = ".ccm-render-tmp-";
 
 /// Prefix of the temporary file of a single-file write ([`super::replace_single_file`]), which
 /// its writer holds a `flock` on until it is renamed into place.
-pub const SINGLE_PREFIX: &str = ".ccm-render-one-";
+pub(crate) const SINGLE_PREFIX: &str = ".ccm-render-one-";
 
 /// Prefix of the staging folder of a new `--dest-dir`, made beside it and renamed to it once
 /// whole (see `fresh.rs`); its writer holds a `flock` on it until then.
-pub const NEW_TREE_PREFIX: &str = ".ccm-render-new-";
+pub(crate) const NEW_TREE_PREFIX: &str = ".ccm-render-new-";
 
 /// Whether `name` is the staging folder of a new `--dest-dir` (see [`NEW_TREE_PREFIX`]).
-pub fn is_new_tree(name: &str) -> bool {
+pub(crate) fn is_new_tree(name: &str) -> bool {
     name.strip_prefix(NEW_TREE_PREFIX).is_some_and(random_part)
 }
 
@@ -68,7 +68,7 @@ pub fn is_temporary(name: &str) -> bool {
 }
 
 /// Whether `name` is the temporary file of a single-file write (see [`SINGLE_PREFIX`]).
-pub fn is_single_temporary(name: &str) -> bool {
+pub(crate) fn is_single_temporary(name: &str) -> bool {
     name.strip_prefix(SINGLE_PREFIX).is_some_and(random_part)
 }
 

@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt as _;
 
 /// Checks that `dest` can be an output directory: a directory, or missing with a creatable
 /// parent; never a file.
-pub fn check_dest(dest: &Utf8Path) -> Result<()> {
+pub(crate) fn check_dest(dest: &Utf8Path) -> Result<()> {
     match std::fs::metadata(dest) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => bail!("--dest-dir {dest}: exists and is not a directory"),
@@ -39,7 +39,7 @@ pub fn check_dest(dest: &Utf8Path) -> Result<()> {
 
 /// How a file of the output directory compares with the render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// Rendered, not in the directory.
     Added,
     /// Rendered, in the directory with other contents or another mode.
@@ -52,39 +52,39 @@ pub enum Change {
 
 /// One file of a [`Plan`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Path relative to `--dest-dir`.
-    pub path: Utf8PathBuf,
+    pub(crate) path: Utf8PathBuf,
     /// What writing would do to it.
-    pub change: Change,
+    pub(crate) change: Change,
     /// The file as it is in the directory.
-    pub old: Option<File>,
+    pub(crate) old: Option<File>,
     /// The file as rendered.
-    pub new: Option<File>,
+    pub(crate) new: Option<File>,
 }
 
 /// What writing a tree would do to `--dest-dir`, computed without changing anything.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Every rendered file, and with `--prune` every file to remove, by path.
-    pub entries: Vec<Entry>,
+    pub(crate) entries: Vec<Entry>,
     /// Of [`Tree::folders`], those that do not exist yet (all of them when `--dest-dir` does not).
-    pub missing_folders: Vec<Utf8PathBuf>,
+    pub(crate) missing_folders: Vec<Utf8PathBuf>,
     /// Files under the output folders that are not rendered and stay (see
     /// [`super::WriteReport::left`]).
-    pub left: Vec<Utf8PathBuf>,
+    pub(crate) left: Vec<Utf8PathBuf>,
     /// What an interrupted run left, which a render repairs before anything else (always empty
     /// in a plan made by [`super::Dest::plan`], which repaired it already).
-    pub leftovers: Leftovers,
+    pub(crate) leftovers: Leftovers,
     /// The tree's folders ([`Tree::folders`]): never removed, even when `--prune` empties them.
-    pub folders: Vec<&'static str>,
+    pub(crate) folders: Vec<&'static str>,
     /// Whether `--dest-dir` does not exist: writing creates it whole (see `fresh.rs`).
-    pub new_dest: bool,
+    pub(crate) new_dest: bool,
 }
 
 impl Plan {
     /// Whether writing would change anything (a repair of [`Plan::leftovers`] included).
-    pub fn has_changes(&self) -> bool {
+    pub(crate) fn has_changes(&self) -> bool {
         !self.missing_folders.is_empty()
             || !self.leftovers.is_empty()
             || self.entries.iter().any(|e| e.change != Change::Unchanged)
@@ -94,7 +94,7 @@ impl Plan {
 /// Compares `tree` with `dest` without writing or creating anything (`render --check`). When
 /// `dest` exists, the comparison waits for a render that holds its lock (a shared lock), so it
 /// never sees an update half done.
-pub fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
+pub(crate) fn plan(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<Plan> {
     check_dest(dest)?;
     // Checked on every run, not only on those that end up waiting.
     super::lock::timeout()?;
@@ -295,7 +295,7 @@ fn stale_files(tree: &Tree, dest: &Utf8Path) -> Result<Stale> {
 }
 
 /// The file at `path` as it is now, or None when there is none.
-pub fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
+pub(crate) fn read_existing(path: &Utf8Path) -> Result<Option<File>> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             bail!("--dest-dir: {path} is a symbolic link; refusing to replace it")

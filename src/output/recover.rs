@@ -21,19 +21,19 @@ use std::collections::BTreeSet;
 
 /// What a crashed run left in a directory, which the next render repairs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Leftovers {
+pub(crate) struct Leftovers {
     /// The journal of an interrupted update (relative to `--dest-dir`): the next render
     /// completes that update.
-    pub journal: Option<Utf8PathBuf>,
+    pub(crate) journal: Option<Utf8PathBuf>,
     /// Files that interrupted update has yet to replace or remove.
-    pub unfinished: Vec<Utf8PathBuf>,
+    pub(crate) unfinished: Vec<Utf8PathBuf>,
     /// Temporary files of ccm-render that no journal refers to: the next render removes them.
-    pub temporary: Vec<Utf8PathBuf>,
+    pub(crate) temporary: Vec<Utf8PathBuf>,
 }
 
 impl Leftovers {
     /// Whether there is nothing to repair.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.journal.is_none() && self.temporary.is_empty()
     }
 }

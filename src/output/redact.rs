@@ -12,10 +12,10 @@
 use serde_json::Value;
 
 /// What replaces a redacted value.
-pub const REDACTED: &str = "<redacted>";
+pub(crate) const REDACTED: &str = "<redacted>";
 
 /// The folder whose files are never shown (CLI contract: `DIR/secrets/`, mode 0600).
-pub const SECRETS_FOLDER: &str = "secrets";
+pub(crate) const SECRETS_FOLDER: &str = "secrets";
 
 /// Keys whose value is a credential, compared after lower-casing and dropping `-`, `_` and `.`
 /// (so `aadClientSecret`, `aad-client-secret` and `AAD_CLIENT_SECRET` are one key). Where each
@@ -32,7 +32,7 @@ pub const SECRETS_FOLDER: &str = "secrets";
 ///
 /// Exact names rather than substrings: `secret-name` and `secret-namespace` (OpenStack, vSphere)
 /// name where a credential lives and are useful to see in a diff.
-pub const CREDENTIAL_KEYS: &[&str] = &[
+pub(crate) const CREDENTIAL_KEYS: &[&str] = &[
     "aadclientsecret",
     "aadclientcertpassword",
     "password",
@@ -50,7 +50,7 @@ pub const CREDENTIAL_KEYS: &[&str] = &[
 ];
 
 /// Whether `key` names a credential (see [`CREDENTIAL_KEYS`]).
-pub fn is_credential_key(key: &str) -> bool {
+pub(crate) fn is_credential_key(key: &str) -> bool {
     let normal: String = key
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | '.'))
@@ -65,12 +65,12 @@ pub fn is_credential_key(key: &str) -> bool {
 /// `manifests/` and their places on the node ([`crate::output::placement::MAP`]). Hidden are `secrets/`,
 /// its place on the node, and any other path, which can only come from an existing Ignition
 /// config given as `--ignition` (a whole `bootstrap.ign` holds private keys).
-pub fn is_hidden(path: &str) -> bool {
+pub(crate) fn is_hidden(path: &str) -> bool {
     hidden_reason(path).is_some()
 }
 
 /// What a diff says instead of the contents of a hidden `path` (see [`is_hidden`]).
-pub fn hidden_reason(path: &str) -> Option<String> {
+pub(crate) fn hidden_reason(path: &str) -> Option<String> {
     let first = path.split('/').next().unwrap_or_default();
     let credentials =
         |folder: &str| format!("contents redacted: files under {folder}/ hold credentials");
@@ -96,7 +96,7 @@ pub fn hidden_reason(path: &str) -> Option<String> {
 
 /// The text of a file as a diff may show it. `None` when no part of it may be shown (a file under
 /// `secrets/`, or text that is not UTF-8).
-pub fn for_display(path: &str, bytes: &[u8]) -> Option<String> {
+pub(crate) fn for_display(path: &str, bytes: &[u8]) -> Option<String> {
     if is_hidden(path) {
         return None;
     }

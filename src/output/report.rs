@@ -5,22 +5,22 @@ use camino::Utf8PathBuf;
 
 /// What [`Dest::apply`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WriteReport {
+pub(crate) struct WriteReport {
     /// Files created or changed.
-    pub written: Vec<Utf8PathBuf>,
+    pub(crate) written: Vec<Utf8PathBuf>,
     /// Files already as rendered.
-    pub unchanged: Vec<Utf8PathBuf>,
+    pub(crate) unchanged: Vec<Utf8PathBuf>,
     /// Files removed by `--prune`.
-    pub removed: Vec<Utf8PathBuf>,
+    pub(crate) removed: Vec<Utf8PathBuf>,
     /// Files under the output folders that this render does not produce and that were left in
     /// place (all of them without `--prune`; symbolic links and names that are not UTF-8 even
     /// with it).
-    pub left: Vec<Utf8PathBuf>,
+    pub(crate) left: Vec<Utf8PathBuf>,
 }
 
 impl WriteReport {
     /// What carrying out `plan` does (or did).
-    pub fn of(plan: &Plan) -> Self {
+    pub(crate) fn of(plan: &Plan) -> Self {
         let mut report = Self {
             left: plan.left.clone(),
             ..Self::default()

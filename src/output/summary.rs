@@ -10,69 +10,69 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Version of the JSON shapes below; raised only for a change that is not an addition.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 
 /// `render --output json`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RenderSummary {
+pub(crate) struct RenderSummary {
     /// [`FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// `--dest-dir` as given; null when only `--ignition` was.
-    pub dest_dir: Option<String>,
+    pub(crate) dest_dir: Option<String>,
     /// True with `--check`: nothing was written, `files` says what a write would do.
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Whether anything changed (or, with `dryRun`, would change).
-    pub changed: bool,
+    pub(crate) changed: bool,
     /// Every rendered file and every removed file, sorted by path.
-    pub files: Vec<FileSummary>,
+    pub(crate) files: Vec<FileSummary>,
     /// Files under the output folders that this render does not produce and that stay (all such
     /// files without `--prune`; symbolic links even with it).
-    pub left_in_place: Vec<String>,
+    pub(crate) left_in_place: Vec<String>,
     /// Warnings also printed on stderr.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// The OpenShift release rendered for (`4.22`): `--release`, the `--images` ImageStream's
     /// release, or the newest (`ccm-render releases`).
-    pub release: String,
+    pub(crate) release: String,
     /// With `--check`: true when a crashed run left an update half done in `destDir`, which the
     /// next render completes (`files` compares with the directory as it is). Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub interrupted_update: bool,
+    pub(crate) interrupted_update: bool,
     /// With `--check`: temporary files a crashed run left, which the next render removes.
     /// Absent when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub temporary_files: Vec<String>,
+    pub(crate) temporary_files: Vec<String>,
     /// With `--ignition`: the Ignition config and the files it lays down.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ignition: Option<IgnitionSummary>,
+    pub(crate) ignition: Option<IgnitionSummary>,
 }
 
 /// The `ignition` object of [`RenderSummary`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IgnitionSummary {
+pub(crate) struct IgnitionSummary {
     /// `--ignition` as given.
-    pub path: String,
+    pub(crate) path: String,
     /// `ignition.version` written.
-    pub version: String,
+    pub(crate) version: String,
     /// True with `--check`: nothing was written.
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Whether the file changed (or, with `dryRun`, would change).
-    pub changed: bool,
+    pub(crate) changed: bool,
     /// Every file of the config, and every file of the old config it drops, by node path.
-    pub files: Vec<IgnitionFileSummary>,
+    pub(crate) files: Vec<IgnitionFileSummary>,
 }
 
 /// One file of [`IgnitionSummary`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IgnitionFileSummary {
+pub(crate) struct IgnitionFileSummary {
     /// Absolute path on the bootstrap node.
-    pub path: String,
+    pub(crate) path: String,
     /// `added`, `changed`, `unchanged` or `removed`: how the existing config differed.
-    pub status: &'static str,
+    pub(crate) status: &'static str,
     /// Mode on the node, four octal digits.
-    pub mode: Option<String>,
+    pub(crate) mode: Option<String>,
 }
 
 fn status_word(change: Change) -> &'static str {
@@ -86,7 +86,7 @@ fn status_word(change: Change) -> &'static str {
 
 /// Builds the `ignition` object from the comparison of the config with the existing file (paths
 /// in `plan` are node paths without their leading `/`).
-pub fn ignition(
+pub(crate) fn ignition(
     plan: &Plan,
     path: &str,
     version: &str,
@@ -117,32 +117,32 @@ pub fn ignition(
 /// `placements --output json`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlacementsSummary {
+pub(crate) struct PlacementsSummary {
     /// [`FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// The map's folders in use, in the stage's order.
-    pub folders: Vec<PlacementSummary>,
+    pub(crate) folders: Vec<PlacementSummary>,
     /// With `--dest-dir`: every file, in the stage's order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<Vec<PlacementSummary>>,
+    pub(crate) files: Option<Vec<PlacementSummary>>,
 }
 
 /// One line of `placements`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlacementSummary {
+pub(crate) struct PlacementSummary {
     /// Relative to `--dest-dir`.
-    pub source: String,
+    pub(crate) source: String,
     /// Absolute on the node.
-    pub target: String,
+    pub(crate) target: String,
     /// Mode of the file(s) on the node.
-    pub mode: String,
+    pub(crate) mode: String,
     /// Mode of the folder on the node.
-    pub dir_mode: String,
+    pub(crate) dir_mode: String,
 }
 
 /// Builds `placements --output json`.
-pub fn placements(
+pub(crate) fn placements(
     manifests: bool,
     placed: Option<&[crate::output::placement::Placed]>,
 ) -> PlacementsSummary {
@@ -173,30 +173,30 @@ pub fn placements(
 /// One file of [`RenderSummary`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FileSummary {
+pub(crate) struct FileSummary {
     /// Path relative to `--dest-dir`, with `/`.
-    pub path: String,
+    pub(crate) path: String,
     /// `added`, `changed`, `unchanged` or `removed`: how the directory differed from the render.
-    pub status: &'static str,
+    pub(crate) status: &'static str,
     /// Permission bits as four octal digits (`0644`, `0600`); of the removed file for `removed`.
-    pub mode: Option<String>,
+    pub(crate) mode: Option<String>,
     /// The object's `apiVersion` (files under bootstrap/ and manifests/ only, as every field
     /// below).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub api_version: Option<String>,
+    pub(crate) api_version: Option<String>,
     /// The object's `kind`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub(crate) kind: Option<String>,
     /// The object's `metadata.name`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// The object's `metadata.namespace` (absent for cluster-scoped objects).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
 }
 
 /// Builds the `render --output json` summary.
-pub fn render(
+pub(crate) fn render(
     plan: &Plan,
     tree: &Tree,
     dest_dir: Option<&str>,
@@ -249,76 +249,78 @@ pub fn render(
 /// `platforms --output json`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlatformsSummary {
+pub(crate) struct PlatformsSummary {
     /// [`FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// One row per platform and provider (Azure has two: public clouds and Azure Stack Hub), in
     /// the order of `ccm-render platforms`.
-    pub platforms: Vec<PlatformSummary>,
+    pub(crate) platforms: Vec<PlatformSummary>,
 }
 
 /// One platform of [`PlatformsSummary`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlatformSummary {
+pub(crate) struct PlatformSummary {
     /// Infrastructure `status.platformStatus.type`.
-    pub platform: String,
+    pub(crate) platform: String,
     /// Whether ccm-render renders a CCM for it; when false, every field below is absent.
-    pub ccm: bool,
+    pub(crate) ccm: bool,
     /// The provider folder under assets/.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub provider: Option<String>,
+    pub(crate) provider: Option<String>,
     /// For Azure: the `status.platformStatus.azure.cloudName` that selects this provider.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub azure_cloud_name: Option<String>,
+    pub(crate) azure_cloud_name: Option<String>,
     /// For External: the `spec.platformSpec.external.platformName` that selects this provider.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub external_platform_name: Option<String>,
+    pub(crate) external_platform_name: Option<String>,
     /// The CCM's `--cloud-provider` name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cloud_provider: Option<String>,
+    pub(crate) cloud_provider: Option<String>,
     /// The images.json keys it needs, sorted.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub image_keys: Option<Vec<String>>,
+    pub(crate) image_keys: Option<Vec<String>>,
     /// The image run for an images.json key that images.json lacks (provider.yaml
     /// `spec.defaultImages`), by key; absent when the provider pins none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default_images: Option<BTreeMap<String, String>>,
+    pub(crate) default_images: Option<BTreeMap<String, String>>,
     /// How its cloud config is handled.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cloud_config: Option<CloudConfigSummary>,
+    pub(crate) cloud_config: Option<CloudConfigSummary>,
     /// The host files its bootstrap pod reads, in the order of its descriptor.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub bootstrap_host_files: Option<Vec<HostFileSummary>>,
+    pub(crate) bootstrap_host_files: Option<Vec<HostFileSummary>>,
 }
 
 /// [`PlatformSummary::cloud_config`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CloudConfigSummary {
+pub(crate) struct CloudConfigSummary {
     /// The transform applied (`aws`, `azure`, `azurestack`, `openstack`, `vsphere`, `none`).
     pub transform: ccm_catalogue::providers::Transform,
     /// The format of `config/cloud.conf`: `ini`, `json`, `yaml`, or `as-given` when the config
     /// passes through unchanged and the provider does not declare its format.
-    pub format: &'static str,
+    pub(crate) format: &'static str,
     /// The files written under `DIR/config/`: `cloud.conf`, then any other source key the
     /// bootstrap pod reads (Azure Stack Hub's `endpoints.conf`).
-    pub files: Vec<String>,
+    pub(crate) files: Vec<String>,
 }
 
 /// [`PlatformSummary::bootstrap_host_files`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct HostFileSummary {
+pub(crate) struct HostFileSummary {
     /// The path on the bootstrap host.
-    pub path: String,
+    pub(crate) path: String,
     /// What puts it there.
-    pub source: String,
+    pub(crate) source: String,
 }
 
 /// The format of a provider's `config/cloud.conf`: what its transform writes, else what its
 /// descriptor declares, else `as-given`.
-pub fn cloud_config_format(spec: &ccm_catalogue::providers::CloudConfigSpec) -> &'static str {
+pub(crate) fn cloud_config_format(
+    spec: &ccm_catalogue::providers::CloudConfigSpec,
+) -> &'static str {
     ccm_catalogue::providers::ConfigFormat::of_transform(spec.transform)
         .or(spec.format)
         .map_or("as-given", ccm_catalogue::providers::ConfigFormat::name)
@@ -326,7 +328,7 @@ pub fn cloud_config_format(spec: &ccm_catalogue::providers::CloudConfigSpec) -> 
 
 /// Every known platform with its providers, in openshift/api's order ([`Platform::ALL`]); the table of
 /// `ccm-render platforms` is printed from the same rows.
-pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
+pub(crate) fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
     let mut rows = Vec::new();
     for platform in Platform::ALL {
         let mut matching: Vec<_> = catalogue
@@ -401,34 +403,34 @@ pub fn platforms(catalogue: &Catalogue) -> PlatformsSummary {
 /// `releases --output json`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReleasesSummary {
+pub(crate) struct ReleasesSummary {
     /// [`FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// The release `render` uses without `--release` or a release ImageStream.
-    pub default: String,
+    pub(crate) default: String,
     /// Every release, oldest first.
-    pub releases: Vec<ReleaseSummary>,
+    pub(crate) releases: Vec<ReleaseSummary>,
 }
 
 /// One release of [`ReleasesSummary`].
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReleaseSummary {
+pub(crate) struct ReleaseSummary {
     /// `X.Y`.
-    pub name: String,
+    pub(crate) name: String,
     /// Other versions rendered as this release.
-    pub aliases: Vec<String>,
+    pub(crate) aliases: Vec<String>,
     /// The CCCMO branch and commit reproduced.
     pub cccmo: ccm_catalogue::releases::Cccmo,
     /// The release before it (absent for the oldest).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub previous: Option<String>,
+    pub(crate) previous: Option<String>,
     /// What upgrading from `previous` to this release changes (empty for the oldest).
-    pub changes: Vec<String>,
+    pub(crate) changes: Vec<String>,
 }
 
 /// Builds the `releases` summary.
-pub fn releases(all: &crate::catalogue::Releases) -> ReleasesSummary {
+pub(crate) fn releases(all: &crate::catalogue::Releases) -> ReleasesSummary {
     let releases = all
         .all()
         .iter()
@@ -452,7 +454,7 @@ pub fn releases(all: &crate::catalogue::Releases) -> ReleasesSummary {
 }
 
 /// `releases` as text: a table, then what each release changes.
-pub fn releases_text(summary: &ReleasesSummary) -> String {
+pub(crate) fn releases_text(summary: &ReleasesSummary) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(

@@ -1,6 +1,8 @@
 //! Tests of the whole output stage: layout on disk, plans, prune, and updates cut short at every
 //! step by [`super::failpoint`].
 
+use super::names::LEGACY_LOCK as LEGACY_LOCK_FILE;
+use super::tree::{FOLDERS, SECRETS_DIR_MODE};
 use super::*;
 use crate::render::Rendered;
 use camino::Utf8PathBuf;
@@ -37,14 +39,14 @@ fn sample_tree() -> Tree {
 fn write_creates_the_layout_with_modes_and_a_rerun_changes_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
     let dest = Utf8Path::from_path(dir.path()).expect("utf8").join("out");
-    let report = write(&sample_tree(), &dest).expect("writes");
+    let report = apply(&sample_tree(), &dest, false).expect("writes");
     assert_eq!(report.written.len(), 2);
     for folder in FOLDERS {
         assert!(dest.join(folder).is_dir(), "{folder}");
     }
     assert_eq!(mode_of(&dest, "config/cloud.conf"), 0o600);
     assert_eq!(mode_of(&dest, "manifests/configmap-a.yaml"), 0o644);
-    let again = write(&sample_tree(), &dest).expect("rewrites");
+    let again = apply(&sample_tree(), &dest, false).expect("rewrites");
     assert!(again.written.is_empty());
     assert_eq!(again.unchanged.len(), 2);
 }
@@ -53,7 +55,7 @@ fn write_creates_the_layout_with_modes_and_a_rerun_changes_nothing() {
 fn dest_that_is_a_file_is_refused() {
     let file = tempfile::NamedTempFile::new().expect("temp");
     let dest = Utf8Path::from_path(file.path()).expect("utf8");
-    let err = write(&sample_tree(), dest).expect_err("a file");
+    let err = apply(&sample_tree(), dest, false).expect_err("a file");
     assert!(format!("{err:#}").contains("is not a directory"), "{err}");
 }
 
@@ -73,7 +75,7 @@ fn failure_midway_rolls_back_every_change() {
             mode: PUBLIC_MODE,
         },
     );
-    assert!(write(&t, dest).is_err());
+    assert!(apply(&t, dest, false).is_err());
     assert_eq!(
         std::fs::read_to_string(dest.join("manifests/configmap-a.yaml")).expect("kept"),
         "old\n"
@@ -94,7 +96,7 @@ fn plan_writes_nothing_and_sees_every_kind_of_change() {
     assert_eq!(fresh.missing_folders.len(), 3);
     assert!(fresh.entries.iter().all(|e| e.change == Change::Added));
 
-    write(&sample_tree(), &dest).expect("writes");
+    apply(&sample_tree(), &dest, false).expect("writes");
     let clean = plan(&sample_tree(), &dest, true).expect("plan");
     assert!(!clean.has_changes(), "{clean:?}");
 
@@ -141,7 +143,7 @@ fn prune_removes_only_stale_files_under_the_output_folders() {
     std::os::unix::fs::symlink(outside.path().join("target"), dest.join("manifests/link"))
         .expect("symlink");
 
-    let kept = write(&sample_tree(), &dest).expect("writes");
+    let kept = apply(&sample_tree(), &dest, false).expect("writes");
     assert!(kept.removed.is_empty());
     assert!(dest.join("manifests/stale.yaml").exists());
     assert_eq!(kept.left.len(), 3, "{:?}", kept.left);

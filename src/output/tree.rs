@@ -9,21 +9,21 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The folders that always exist after a successful render (CLI contract).
-pub const FOLDERS: [&str; 3] = ["bootstrap", "config", "manifests"];
+pub(crate) const FOLDERS: [&str; 3] = ["bootstrap", "config", "manifests"];
 
 /// The folder of credential files, present only with `--credentials` (CLI contract).
-pub const SECRETS: &str = "secrets";
+pub(crate) const SECRETS: &str = "secrets";
 
 /// The folders `--prune` may remove files from: the ones this tool writes.
-pub const PRUNABLE: [&str; 4] = ["bootstrap", "config", "manifests", "secrets"];
+pub(crate) const PRUNABLE: [&str; 4] = ["bootstrap", "config", "manifests", "secrets"];
 
 /// Mode of `secrets/` when ccm-render creates it.
-pub const SECRETS_DIR_MODE: u32 = 0o700;
+pub(crate) const SECRETS_DIR_MODE: u32 = 0o700;
 
 /// Mode of manifests and static pods.
-pub const PUBLIC_MODE: u32 = 0o644;
+pub(crate) const PUBLIC_MODE: u32 = 0o644;
 /// Mode of the cloud config, credentials and Secret manifests.
-pub const PRIVATE_MODE: u32 = 0o600;
+pub(crate) const PRIVATE_MODE: u32 = 0o600;
 
 /// One output file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub struct File {
     /// Contents.
     pub bytes: Vec<u8>,
     /// Unix permission bits.
-    pub mode: u32,
+    pub(crate) mode: u32,
 }
 
 /// A rendered tree: paths relative to `--dest-dir`, in sorted order.
@@ -41,29 +41,29 @@ pub struct Tree {
     pub files: BTreeMap<Utf8PathBuf, File>,
     /// The folders that exist after writing the tree, even when empty: [`FOLDERS`] for a render
     /// (the CLI contract), plus `secrets/` with `--credentials`.
-    pub folders: Vec<&'static str>,
+    pub(crate) folders: Vec<&'static str>,
     /// The object each YAML file holds, by the same path (for `--output json`).
-    pub objects: BTreeMap<Utf8PathBuf, ObjectRef>,
+    pub(crate) objects: BTreeMap<Utf8PathBuf, ObjectRef>,
 }
 
 impl Tree {
     /// The folders that exist after writing this tree (see [`Tree::folders`](Self#structfield.folders)).
-    pub fn folders(&self) -> Vec<&'static str> {
+    pub(crate) fn folders(&self) -> Vec<&'static str> {
         self.folders.clone()
     }
 }
 
 /// Which Kubernetes object a file holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ObjectRef {
+pub(crate) struct ObjectRef {
     /// `apiVersion`.
-    pub api_version: String,
+    pub(crate) api_version: String,
     /// `kind`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// `metadata.name`.
-    pub name: String,
+    pub(crate) name: String,
     /// `metadata.namespace`, for namespaced objects.
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
 }
 
 impl ObjectRef {

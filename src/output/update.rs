@@ -15,7 +15,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 /// A write of a tree, planned and ready to carry out.
 #[derive(Debug)]
-pub struct Update<'t> {
+pub(crate) struct Update<'t> {
     tree: &'t Tree,
     dir: Utf8PathBuf,
     prune: bool,
@@ -26,13 +26,11 @@ pub struct Update<'t> {
 
 /// What an update did.
 #[derive(Debug)]
-pub struct Written {
+pub(crate) struct Written {
     /// The plan carried out (made under the lock when the directory existed).
-    pub plan: Plan,
+    pub(crate) plan: Plan,
     /// The files written, unchanged, removed and left.
-    pub report: WriteReport,
-    /// What a crashed run had left there and opening the directory repaired.
-    pub repaired: Leftovers,
+    pub(crate) report: WriteReport,
 }
 
 impl<'t> Update<'t> {
@@ -40,7 +38,7 @@ impl<'t> Update<'t> {
     /// same tree: a plan that changes nothing, or that writes a directory that does not exist,
     /// is kept as it is; otherwise `dir` is locked (and a crashed run's files repaired) and the
     /// tree planned again under the lock.
-    pub fn prepare(tree: &'t Tree, dir: &Utf8Path, prune: bool, plan: Plan) -> Result<Self> {
+    pub(crate) fn prepare(tree: &'t Tree, dir: &Utf8Path, prune: bool, plan: Plan) -> Result<Self> {
         let (plan, dest) = if plan.has_changes() && !plan.new_dest {
             let dest = Dest::open(dir)?;
             (dest.plan(tree, prune)?, Some(dest))
@@ -56,19 +54,14 @@ impl<'t> Update<'t> {
         })
     }
 
-    /// The plan [`Update::write`] carries out.
-    pub fn plan(&self) -> &Plan {
-        &self.plan
-    }
-
     /// What preparing repaired (empty unless a run had crashed in the directory).
-    pub fn repaired(&self) -> Option<&Leftovers> {
+    pub(crate) fn repaired(&self) -> Option<&Leftovers> {
         self.dest.as_ref().map(Dest::repaired)
     }
 
     /// Carries out the plan. A new directory that another run made meanwhile is updated under
     /// its lock instead, planned again.
-    pub fn write(self) -> Result<Written> {
+    pub(crate) fn write(self) -> Result<Written> {
         let Self {
             tree,
             dir,
@@ -80,19 +73,11 @@ impl<'t> Update<'t> {
             Some(dest) => dest,
             None if !plan.has_changes() => {
                 let report = WriteReport::of(&plan);
-                return Ok(Written {
-                    plan,
-                    report,
-                    repaired: Leftovers::default(),
-                });
+                return Ok(Written { plan, report });
             }
             None => {
                 if let Some(report) = fresh::create(tree, &dir, &plan)? {
-                    return Ok(Written {
-                        plan,
-                        report,
-                        repaired: Leftovers::default(),
-                    });
+                    return Ok(Written { plan, report });
                 }
                 Dest::open(&dir)?
             }
@@ -103,24 +88,15 @@ impl<'t> Update<'t> {
             plan
         };
         let report = dest.apply(&plan)?;
-        Ok(Written {
-            plan,
-            report,
-            repaired: dest.repaired().clone(),
-        })
+        Ok(Written { plan, report })
     }
 }
 
-/// Writes a tree under `dest` ; files it does not produce stay.
-pub fn write(tree: &Tree, dest: &Utf8Path) -> Result<WriteReport> {
-    apply(tree, dest, false)
-}
-
 /// Writes a tree under `dest` and, with `prune`, removes the files under
-/// [`super::PRUNABLE`] that it does not produce (and the folders that empties, except the
+/// [`PRUNABLE`](super::tree::PRUNABLE) that it does not produce (and the folders that empties, except the
 /// tree's own), as one update. As `render` does: a tree that changes nothing writes nothing,
 /// and a directory that does not exist yet is written whole (`fresh.rs`).
-pub fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
+pub(crate) fn apply(tree: &Tree, dest: &Utf8Path, prune: bool) -> Result<WriteReport> {
     let planned = plan::plan(tree, dest, prune)?;
     Ok(Update::prepare(tree, dest, prune, planned)?.write()?.report)
 }

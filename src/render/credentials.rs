@@ -12,16 +12,16 @@ use std::collections::BTreeMap;
 
 /// The credential files for one provider: file name to contents, plus notes for the user.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct SecretFiles {
+pub(crate) struct SecretFiles {
     /// File name under `DIR/secrets/` to contents.
-    pub files: BTreeMap<String, SecretValue>,
+    pub(crate) files: BTreeMap<String, SecretValue>,
     /// Things worth telling the user.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// Builds the files of `DIR/secrets/`. `cloud_conf` is the transformed cloud config, when one
 /// was rendered (the Azure merge needs it).
-pub fn secret_files(
+pub(crate) fn secret_files(
     provider: &str,
     spec: &CredentialsSpec,
     credentials: &Credentials,
@@ -68,7 +68,7 @@ pub fn secret_files(
 
 /// The Secret `name` in `namespace` for the post-install manifests, holding the keys that the
 /// descriptor's credential files copy, from the `--credentials` Secret the provider reads.
-pub fn post_install_secret(
+pub(crate) fn post_install_secret(
     provider: &str,
     name: &str,
     spec: &CredentialsSpec,

@@ -9,7 +9,7 @@
 mod cloud_conf;
 pub mod cloud_config;
 mod credentials;
-pub mod hosted;
+pub(crate) mod hosted;
 mod trusted_ca;
 
 use crate::config::{ClusterConfig, DEFAULT_NAMESPACE};
@@ -40,15 +40,19 @@ pub struct Rendered {
     /// Files for the bootstrap pods under `DIR/config/` (`cloud.conf`, …), by file name.
     pub config_files: BTreeMap<String, String>,
     /// With `--credentials`: the files under `DIR/secrets/`, by file name (possibly none).
-    pub secret_files: Option<BTreeMap<String, SecretValue>>,
+    pub(crate) secret_files: Option<BTreeMap<String, SecretValue>>,
     /// Things worth telling the user that are neither errors nor warnings.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Things worth telling the user that are not errors.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Renders everything for one provider.
-pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Result<Rendered> {
+pub(crate) fn render(
+    cfg: &ClusterConfig,
+    provider: &Provider,
+    common: &Common,
+) -> Result<Rendered> {
     render_objects(
         cfg,
         provider,
@@ -60,7 +64,7 @@ pub fn render(cfg: &ClusterConfig, provider: &Provider, common: &Common) -> Resu
 
 /// [`render`] for a provider the caller no longer needs: its objects are adjusted in place
 /// rather than copied (copying them was a sixth of a whole render's instructions).
-pub fn render_owned(
+pub(crate) fn render_owned(
     cfg: &ClusterConfig,
     mut provider: Provider,
     common: &Common,
@@ -127,20 +131,7 @@ fn render_objects(
         }
         Some(out.files)
     } else {
-        if let Some(name) = &credentials.post_install_secret {
-            warnings.push(format!(
-                "no --credentials: the Secret {name} that the {} manifests read is not rendered; create it in {} (or pass --credentials)",
-                provider.name(),
-                cfg.namespace
-            ));
-        }
-        if let Some(file) = credentials.files.first() {
-            warnings.push(format!(
-                "no --credentials: the {} bootstrap pod reads /etc/kubernetes/bootstrap-secrets/{}, which is not rendered",
-                provider.name(),
-                file.path
-            ));
-        }
+        warnings.extend(without_credentials(cfg, provider));
         None
     };
     if let Some(text) = &cloud_conf {
@@ -158,6 +149,27 @@ fn render_objects(
         notes,
         warnings,
     })
+}
+
+/// What a render without `--credentials` leaves out that the provider reads: warnings.
+fn without_credentials(cfg: &ClusterConfig, provider: &Provider) -> Vec<String> {
+    let credentials = &provider.spec().bootstrap.credentials;
+    let mut warnings = Vec::new();
+    if let Some(name) = &credentials.post_install_secret {
+        warnings.push(format!(
+            "no --credentials: the Secret {name} that the {} manifests read is not rendered; create it in {} (or pass --credentials)",
+            provider.name(),
+            cfg.namespace
+        ));
+    }
+    if let Some(file) = credentials.files.first() {
+        warnings.push(format!(
+            "no --credentials: the {} bootstrap pod reads /etc/kubernetes/bootstrap-secrets/{}, which is not rendered",
+            provider.name(),
+            file.path
+        ));
+    }
+    warnings
 }
 
 /// Files the cloud config or the credentials name that the render does not provide, so that

@@ -15,9 +15,9 @@ use base64::Engine as _;
 use std::collections::BTreeSet;
 
 /// Name of the ConfigMap.
-pub const CONFIG_MAP: &str = "ccm-trusted-ca";
+pub(crate) const CONFIG_MAP: &str = "ccm-trusted-ca";
 /// Its key.
-pub const KEY: &str = "ca-bundle.crt";
+pub(crate) const KEY: &str = "ca-bundle.crt";
 
 /// One certificate found in a source.
 struct Block {
@@ -29,7 +29,7 @@ struct Block {
 
 /// Merges PEM bundles, in order, into one; `sources` pairs an origin for messages (the file, or
 /// the file and key) with its text. Every block is checked. None when no source is given.
-pub fn bundle(sources: &[(String, &str)]) -> Result<Option<String>> {
+pub(crate) fn bundle(sources: &[(String, &str)]) -> Result<Option<String>> {
     if sources.is_empty() {
         return Ok(None);
     }

@@ -11,7 +11,7 @@ use crate::common;
 use ccm_render::catalogue::Catalogue;
 use ccm_render::catalogue::Releases;
 use ccm_render::catalogue::cccmo::platforms::PLATFORMS;
-use common::{assert_refused_untouched, ccm_render, read_tree, stderr};
+use common::{assert_refused_untouched, ccm_render, copy_tree, read_tree, s, stderr};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -33,10 +33,6 @@ pub(crate) fn releases() -> Vec<String> {
 /// The platform folder of a provider's conformance inputs.
 fn inputs(provider: &str) -> PathBuf {
     common::conformance(provider)
-}
-
-pub(crate) fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
 }
 
 /// `render` of a provider's conformance inputs for `release` into `dest`, with `extra` flags.
@@ -185,15 +181,6 @@ fn with_tls_block(text: &str, before: &str) -> String {
         out.push_str(line);
     }
     out
-}
-
-/// A copy of `from` at `to`.
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    for (rel, bytes) in read_tree(from) {
-        let path = to.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, bytes).expect("write");
-    }
 }
 
 /// Every case of `render --release X.Y --cccmo-dir <tree>` is byte for byte `render --release
@@ -393,6 +380,24 @@ pub(crate) fn broken_tree(root: &Path, change: impl FnOnce(&Path)) {
     change(root);
 }
 
+/// A tree of the newest release's templates in `work` (as `cccmo`) whose AWS Deployment holds
+/// an action ccm-render cannot evaluate: a checkout every command must refuse with
+/// [`UNEVALUABLE`].
+pub(crate) fn unevaluable_tree(work: &Path) -> PathBuf {
+    let tree = work.join("cccmo");
+    broken_tree(&tree, |root| {
+        edit(
+            &aws_deployment(root),
+            "replicas: 2",
+            "replicas: {{ .nope }}",
+        );
+    });
+    tree
+}
+
+/// The refusal of [`unevaluable_tree`].
+pub(crate) const UNEVALUABLE: &str = "map has no entry for key \"nope\"";
+
 pub(crate) fn newest() -> String {
     Releases::builtin().expect("releases").newest().name.clone()
 }
@@ -573,14 +578,7 @@ fn a_folder_that_is_no_checkout_or_of_no_known_release_is_refused() {
 #[test]
 fn matrix_refuses_a_checkout_it_cannot_evaluate_and_writes_nothing() {
     let work = tempfile::tempdir().expect("tmp");
-    let tree = work.path().join("cccmo");
-    broken_tree(&tree, |root| {
-        edit(
-            &aws_deployment(root),
-            "replicas: 2",
-            "replicas: {{ .nope }}",
-        );
-    });
+    let tree = unevaluable_tree(work.path());
     let dest = work.path().join("m");
     std::fs::create_dir_all(&dest).expect("mkdir");
     let release = newest();
@@ -597,7 +595,7 @@ fn matrix_refuses_a_checkout_it_cannot_evaluate_and_writes_nothing() {
                 s(&tree),
             ])
         },
-        "map has no entry for key \"nope\"",
+        UNEVALUABLE,
     );
 }
 

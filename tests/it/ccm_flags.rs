@@ -5,7 +5,6 @@
 //! catalogue is built; this holds what `render` writes, after every adjustment, for every
 //! variant. The lists are read from `assets/`: the binary leaves them out.
 
-use crate::cccmo::copy_tree;
 use crate::common::*;
 
 use ccm_catalogue::providers::CcmCommandLine;

@@ -7,6 +7,20 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// A path as the text of an argument (the tests' paths are UTF-8).
+pub fn s(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+/// A copy of `from` at `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in read_tree(from) {
+        let path = to.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
+}
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

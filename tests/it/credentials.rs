@@ -16,10 +16,6 @@ fn cert(name: &str) -> PathBuf {
     root().join(format!("testdata/certs/{name}.pem"))
 }
 
-fn s(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path)
         .expect("exists")

@@ -12,8 +12,8 @@
 //! > /etc/…` runs `ccm-render completions bash`). Commands that need podman, root or the
 //! network are in [`SKIPPED`], each with its reason; every other is run.
 
-use crate::cccmo::{copy_tree, own_tree};
-use crate::common::{conformance, root, stderr};
+use crate::cccmo::own_tree;
+use crate::common::{conformance, copy_tree, root, stderr};
 use std::path::Path;
 use std::process::Command;
 

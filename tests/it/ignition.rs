@@ -12,10 +12,6 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn s(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path)
         .expect("exists")

@@ -9,7 +9,8 @@
 //! while the parent re-exports the child's is a cycle. `mod child;` alone is not a use.
 //!
 //! Things are imported from where they live: no module re-exports (`pub use`) another crate's
-//! item. And no platform is compared as a string past the inputs layer ([`platform_strings`]).
+//! item. No platform is compared as a string past the inputs layer ([`platform_strings`]). And
+//! no function is longer than 80 lines unless a comment above it says why it reads better whole.
 
 mod flattened_errors;
 mod platform_strings;
@@ -560,5 +561,109 @@ fn the_re_export_check_finds_another_crates_item() {
             "crate re-exports serde_json::Value",
             "crate re-exports anyhow"
         ]
+    );
+}
+
+/// The longest a function may be, in lines from its `fn` to its closing brace, unless a
+/// comment right above it (`// Reads better whole: why`) says why it is kept in one piece.
+const LONGEST_FUNCTION: usize = 80;
+const WHOLE: &str = "// Reads better whole:";
+
+/// The functions of the Rust files under `dir` longer than [`LONGEST_FUNCTION`] without a
+/// [`WHOLE`] comment above them, as `file:line name (N lines)`. Read as text: a function is a
+/// line starting (after its indentation and visibility) with `fn`, `const fn`, `async fn` or
+/// `unsafe fn`, up to the first line after it holding only its indentation and `}`.
+fn long_functions(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for (file, bytes) in crate::common::read_tree(dir) {
+        if Path::new(&file).extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = String::from_utf8(bytes).expect("UTF-8");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let indent = &line[..line.len() - trimmed.len()];
+            let rest = trimmed
+                .strip_prefix("pub ")
+                .or_else(|| {
+                    trimmed
+                        .strip_prefix("pub(")
+                        .and_then(|r| r.split_once(") ").map(|(_, r)| r))
+                })
+                .unwrap_or(trimmed);
+            let rest = ["const ", "async ", "unsafe "]
+                .iter()
+                .fold(rest, |r, p| r.strip_prefix(p).unwrap_or(r));
+            let Some(signature) = rest.strip_prefix("fn ") else {
+                continue;
+            };
+            let name: String = signature
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // A declaration without a body (in a trait) ends with `;` before any `{`.
+            let Some(open) = (i..lines.len()).find(|&j| {
+                lines[j].trim_end().ends_with('{') || lines[j].trim_end().ends_with(';')
+            }) else {
+                continue;
+            };
+            if lines[open].trim_end().ends_with(';') {
+                continue;
+            }
+            let close = format!("{indent}}}");
+            let Some(end) = (open + 1..lines.len()).find(|&j| lines[j].trim_end() == close) else {
+                continue;
+            };
+            let length = end - i + 1;
+            let above = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("//") || l.starts_with("#[")
+                })
+                .any(|l| l.trim_start().starts_with(WHOLE));
+            if length > LONGEST_FUNCTION && !above {
+                found.push(format!("{file}:{} {name} ({length} lines)", i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_is_longer_than_80_lines_unless_a_comment_says_why() {
+    let found: Vec<String> = ["src", "crates/catalogue/src"]
+        .iter()
+        .flat_map(|dir| {
+            long_functions(&repo().join(dir))
+                .into_iter()
+                .map(move |f| format!("{dir}/{f}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "split these by meaning, or say above each why it reads better whole ({WHOLE} ...):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The length check counts from `fn` to the closing brace at the same indentation, skips
+/// bodiless declarations, and accepts a long function with the comment.
+#[test]
+fn the_function_length_check_finds_a_long_function_and_accepts_the_comment() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let body = "    let x = 1;\n".repeat(LONGEST_FUNCTION);
+    std::fs::write(
+        dir.path().join("a.rs"),
+        format!(
+            "trait T {{\n    fn declared(&self);\n}}\n\npub(crate) fn long() {{\n{body}}}\n\nfn short() {{\n    let y = 2;\n}}\n\n{WHOLE} a table.\n/// Doc.\nfn kept() {{\n{body}}}\n"
+        ),
+    )
+    .expect("write");
+    assert_eq!(
+        long_functions(dir.path()),
+        [format!("a.rs:5 long ({} lines)", LONGEST_FUNCTION + 2)]
     );
 }

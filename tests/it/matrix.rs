@@ -8,10 +8,6 @@ use common::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn s(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 /// The cases (`provider/variant`) of a matrix folder's files.
 /// The standalone cases of paths under a matrix folder (the hosted cases, under `hosted/`, are
 /// `hosted_cases_of`'s).

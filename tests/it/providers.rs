@@ -9,10 +9,6 @@ use common::*;
 use serde_json::Value;
 use std::path::Path;
 
-fn s(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 #[test]
 fn oci_renders_its_config_as_the_secret_the_ccm_reads() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -11,10 +11,10 @@
 //! otherwise), and template trees written from the catalogue (`cccmo::own_tree`).
 
 use crate::cccmo::{
-    AWS_EDIT, aws_deployment, broken_tree, copy_tree, edit, newest, own_tree, reference, releases,
-    s,
+    AWS_EDIT, UNEVALUABLE, aws_deployment, broken_tree, edit, newest, own_tree, reference,
+    releases, unevaluable_tree,
 };
-use crate::common::{self, ccm_render, read_tree, stderr};
+use crate::common::{self, ccm_render, copy_tree, read_tree, s, stderr};
 use camino::Utf8Path;
 use ccm_catalogue::compiled::{self, ProviderEntry, ProviderObjects};
 use ccm_catalogue::hosted::Component;
@@ -349,19 +349,8 @@ fn importing_a_release_head_whose_go_files_changed_lists_and_records_them_by_fil
 fn import_refuses_a_template_it_cannot_evaluate_or_a_folder_that_is_no_catalogue() {
     let work = tempfile::tempdir().expect("tmp");
     let assets = assets_copy(work.path());
-    let tree = work.path().join("cccmo");
-    broken_tree(&tree, |root| {
-        edit(
-            &aws_deployment(root),
-            "replicas: 2",
-            "replicas: {{ .nope }}",
-        );
-    });
-    common::assert_refused_untouched(
-        &assets,
-        || import(&tree, &newest(), &assets),
-        "map has no entry for key \"nope\"",
-    );
+    let tree = unevaluable_tree(work.path());
+    common::assert_refused_untouched(&assets, || import(&tree, &newest(), &assets), UNEVALUABLE);
     let not_assets = work.path().join("elsewhere");
     std::fs::create_dir_all(&not_assets).expect("mkdir");
     own_tree(&tree, &newest());

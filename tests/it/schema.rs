@@ -205,10 +205,6 @@ fn oci_and_digitalocean_from_an_install_config_without_their_images_pass_too() {
     }
 }
 
-fn s(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 #[test]
 #[ignore = "needs kubernetes-validate: run scripts/test"]
 fn a_scaffolded_provider_passes_the_same_strict_schema_validation() {

@@ -30,10 +30,10 @@ pub struct FeatureGates {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReleaseGates {
     /// Gate name to the feature sets that enable it, for gates whose sets differ.
-    pub feature_sets: std::collections::BTreeMap<String, Vec<FeatureSet>>,
+    pub(crate) feature_sets: std::collections::BTreeMap<String, Vec<FeatureSet>>,
     /// The upstream controller-manager gates CCCMO passes on (`--feature-gates=`), when they
     /// differ.
-    pub upstream: Option<Vec<String>>,
+    pub(crate) upstream: Option<Vec<String>>,
 }
 
 impl FeatureGates {
@@ -351,7 +351,7 @@ impl FeatureSet {
 }
 
 /// Whether `name` is one of the tabled OCP gates (the only ones a release may re-table).
-pub fn is_tabled(name: &str) -> bool {
+pub(crate) fn is_tabled(name: &str) -> bool {
     KNOWN_GATES.iter().any(|gate| gate.name == name)
 }
 

@@ -24,11 +24,11 @@ pub const HOSTED: &str = "hosted";
 pub const HOSTED_KEY: &str = "hosted/";
 
 /// The adapters of the Deployment the binary implements (`src/render/hosted/`), one per platform.
-pub const DEPLOYMENT_ADAPTERS: &[&str] =
+pub(crate) const DEPLOYMENT_ADAPTERS: &[&str] =
     &["aws", "azure", "gcp", "kubevirt", "openstack", "powervs"];
 
 /// The adapters of the other objects the binary implements, by the kind each adapts.
-pub const MANIFEST_ADAPTERS: &[(&str, &str)] = &[
+pub(crate) const MANIFEST_ADAPTERS: &[(&str, &str)] = &[
     ("awsCloudConfig", "ConfigMap"),
     ("azureCloudConfig", "ConfigMap"),
     ("azureCloudConfigSecret", "Secret"),
@@ -46,9 +46,9 @@ pub const MANIFEST_ADAPTERS: &[(&str, &str)] = &[
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ComponentDescriptor {
     /// `ccm-render.openshift.io/v1alpha1`.
-    pub api_version: String,
+    pub(crate) api_version: String,
     /// `HostedComponent`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// The component's name (`metadata.name`), which names its Deployment.
     pub metadata: ComponentMetadata,
     /// The rest.
@@ -77,7 +77,7 @@ pub struct ComponentSpec {
     pub deployment: DeploymentSpec,
     /// The other objects, in HyperShift's order.
     #[serde(default)]
-    pub manifests: Vec<ManifestSpec>,
+    pub(crate) manifests: Vec<ManifestSpec>,
     /// HyperShift's `InjectTokenMinterContainer`, when the component has it.
     #[serde(default)]
     pub token_minter: Option<TokenMinter>,
@@ -101,7 +101,7 @@ pub struct ComponentOptions {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DeploymentSpec {
     /// The file (`deployment.yaml`).
-    pub file: String,
+    pub(crate) file: String,
     /// The platform's adapter ([`DEPLOYMENT_ADAPTERS`]).
     pub adapt: String,
     /// Whether the CCM container gets the TLS flags of the APIServer profile
@@ -128,7 +128,7 @@ pub enum When {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManifestSpec {
     /// The file (`config.yaml`).
-    pub file: String,
+    pub(crate) file: String,
     /// The adapter ([`MANIFEST_ADAPTERS`]), when HyperShift adapts it.
     #[serde(default)]
     pub adapt: Option<String>,
@@ -159,14 +159,23 @@ pub struct Component {
     /// The Deployment HyperShift starts from.
     pub deployment: Value,
     /// The other objects, with their spec, in `spec.manifests` order.
-    pub manifests: Vec<(ManifestSpec, Value)>,
+    pub manifests: Vec<Manifest>,
     /// `assets/hosted/<platform>`.
     pub origin: String,
 }
 
+/// One of a component's other objects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Its entry in `spec.manifests`: the file, when it applies, its adapter.
+    pub spec: ManifestSpec,
+    /// The object the file holds.
+    pub object: Value,
+}
+
 /// Parses and checks every component of the `hosted` folder (`<platform>/component.yaml` and the
 /// files it names), by platform folder name.
-pub fn parse(folder: &FolderText) -> Result<BTreeMap<String, Component>> {
+pub(crate) fn parse(folder: &FolderText) -> Result<BTreeMap<String, Component>> {
     let mut by_platform: BTreeMap<&str, BTreeMap<&str, &str>> = BTreeMap::new();
     for (path, text) in &folder.files {
         let Some((platform, file)) = path.split_once('/') else {
@@ -244,7 +253,10 @@ fn parse_component(
                 );
             }
         }
-        manifests.push((manifest.clone(), value));
+        manifests.push(Manifest {
+            spec: manifest.clone(),
+            object: value,
+        });
     }
     let named: Vec<&str> = std::iter::once(spec.deployment.file.as_str())
         .chain(spec.manifests.iter().map(|m| m.file.as_str()))

@@ -175,12 +175,12 @@ impl HostedPlatform {
     }
 
     /// The platform spelled exactly `name` (HyperShift's names are case-sensitive).
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.as_str() == name)
     }
 
     /// Every name, comma-separated, for messages that list what is known.
-    pub fn known() -> String {
+    pub(crate) fn known() -> String {
         Self::ALL.map(Self::as_str).join(", ")
     }
 
@@ -199,7 +199,7 @@ impl HostedPlatform {
     }
 
     /// The platforms with a hosted CCM component, in HyperShift's order.
-    pub fn with_component() -> impl Iterator<Item = HostedPlatform> {
+    pub(crate) fn with_component() -> impl Iterator<Item = HostedPlatform> {
         Self::ALL
             .into_iter()
             .filter(|p| p.component_folder().is_some())

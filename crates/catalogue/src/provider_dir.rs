@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 use std::io::Read as _;
 
 /// The largest file of a provider folder. A Deployment with its script is a few kilobytes.
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The most files one provider folder may hold.
-pub const MAX_FILES: usize = 256;
+pub(crate) const MAX_FILES: usize = 256;
 
 /// Folder levels read below a provider folder (`manifests/` is one).
-pub const MAX_DEPTH: usize = 1;
+pub(crate) const MAX_DEPTH: usize = 1;
 
 /// The files of one folder, as text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

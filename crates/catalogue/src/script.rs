@@ -36,19 +36,19 @@ impl Script {
     }
 
     /// The lines, as they are (indentation and continuation included).
-    pub fn lines(&self) -> &[String] {
+    pub(crate) fn lines(&self) -> &[String] {
         &self.lines
     }
 
     /// Whether a line starts with `prefix`.
-    pub fn has(&self, prefix: &str) -> bool {
+    pub(crate) fn has(&self, prefix: &str) -> bool {
         self.find(prefix).is_some()
     }
 
     /// The arguments of the script's `exec` command (the program excluded): the words after
     /// `exec BINARY` on its line and on each line it continues onto with ` \`. Words split at
     /// blanks outside quotes, and keep their quotes. None when no line starts with `exec `.
-    pub fn exec_arguments(&self) -> Option<Vec<String>> {
+    pub(crate) fn exec_arguments(&self) -> Option<Vec<String>> {
         let at = self.find("exec ")?;
         let mut words = Vec::new();
         for line in &self.lines[at..] {

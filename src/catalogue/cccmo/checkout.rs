@@ -16,28 +16,28 @@ const MAX_DEPTH: usize = 4;
 
 /// One platform folder's asset templates.
 #[derive(Debug, Clone)]
-pub struct PlatformFolder {
+pub(crate) struct PlatformFolder {
     /// What CCCMO's Go code says about it.
-    pub platform: &'static Platform,
+    pub(crate) platform: &'static Platform,
     /// File name under `assets/` → text.
-    pub assets: BTreeMap<String, String>,
+    pub(crate) assets: BTreeMap<String, String>,
 }
 
 /// A CCCMO checkout, read.
 #[derive(Debug, Clone)]
-pub struct Checkout {
+pub(crate) struct Checkout {
     /// The folder given (`--cccmo-dir`), as given.
-    pub root: Utf8PathBuf,
+    pub(crate) root: Utf8PathBuf,
     /// Platform folder name → its assets.
-    pub platforms: BTreeMap<String, PlatformFolder>,
+    pub(crate) platforms: BTreeMap<String, PlatformFolder>,
     /// Every Go file of `pkg/cloud/` but tests (`pkg/cloud/aws/aws.go`) → its [`digest`].
-    pub go_files: BTreeMap<String, String>,
+    pub(crate) go_files: BTreeMap<String, String>,
 }
 
 /// A Go file's digest as the release files record it: FNV-1a, 64 bits, in hex. It detects
 /// change, not tampering: the binary does no cryptography, and the files compared are the
 /// user's own checkout.
-pub fn digest(bytes: &[u8]) -> String {
+pub(crate) fn digest(bytes: &[u8]) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         hash ^= u64::from(*b);
@@ -95,7 +95,7 @@ fn entries(dir: &Utf8Path) -> Result<Vec<DirEntry>> {
 
 impl Checkout {
     /// Reads `dir`, a checkout of CCCMO (the folder that holds `pkg/cloud/`).
-    pub fn read(dir: &Utf8Path) -> Result<Self> {
+    pub(crate) fn read(dir: &Utf8Path) -> Result<Self> {
         let cloud = dir.join("pkg/cloud");
         if !cloud.is_dir() {
             bail!(
@@ -131,59 +131,7 @@ impl Checkout {
                     known.join(", ")
                 );
             };
-            let mut assets = BTreeMap::new();
-            for DirEntry {
-                name: entry,
-                path: entry_path,
-                is_dir: entry_is_dir,
-            } in entries(&path)?
-            {
-                let rel = format!("pkg/cloud/{name}/{entry}");
-                if entry == "assets" && entry_is_dir {
-                    for DirEntry {
-                        name: file,
-                        path: file_path,
-                        is_dir: file_is_dir,
-                    } in entries(&entry_path)?
-                    {
-                        if file_is_dir {
-                            bail!(
-                                "{file_path}: a folder in the assets of provider {} (CCCMO embeds assets/*); ccm-render does not yet know how CCCMO applies it",
-                                platform.provider
-                            );
-                        }
-                        if !platform.assets.iter().any(|a| a.file == file) {
-                            bail!(
-                                "{file_path}:1: an asset of provider {} that ccm-render does not yet know how CCCMO applies (which kind {}.go decodes it into, if it applies it at all); it knows {}",
-                                platform.provider,
-                                platform.folder,
-                                platform
-                                    .assets
-                                    .iter()
-                                    .map(|a| a.file)
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            );
-                        }
-                        assets.insert(file, read_text(&file_path)?);
-                    }
-                } else if entry_is_dir {
-                    if entry != "testdata" {
-                        checkout.read_go(&rel, &entry_path, 2)?;
-                    }
-                } else if is_go_source(&entry) {
-                    checkout.add_go(&rel, &entry_path)?;
-                }
-            }
-            if assets.is_empty() {
-                bail!(
-                    "{path}/assets: holds no template (provider {}); a checkout without them cannot render it",
-                    platform.provider
-                );
-            }
-            checkout
-                .platforms
-                .insert(name.clone(), PlatformFolder { platform, assets });
+            checkout.read_platform(&name, &path, platform)?;
         }
         for platform in platforms::PLATFORMS {
             if !checkout.platforms.contains_key(platform.folder) {
@@ -195,6 +143,43 @@ impl Checkout {
             }
         }
         Ok(checkout)
+    }
+
+    /// Reads `pkg/cloud/<name>` (at `path`), the folder of `platform`: its templates, and its
+    /// Go files.
+    fn read_platform(
+        &mut self,
+        name: &str,
+        path: &Utf8Path,
+        platform: &'static Platform,
+    ) -> Result<()> {
+        let mut assets = BTreeMap::new();
+        for DirEntry {
+            name: entry,
+            path: entry_path,
+            is_dir: entry_is_dir,
+        } in entries(path)?
+        {
+            let rel = format!("pkg/cloud/{name}/{entry}");
+            if entry == "assets" && entry_is_dir {
+                assets = read_assets(&entry_path, platform)?;
+            } else if entry_is_dir {
+                if entry != "testdata" {
+                    self.read_go(&rel, &entry_path, 2)?;
+                }
+            } else if is_go_source(&entry) {
+                self.add_go(&rel, &entry_path)?;
+            }
+        }
+        if assets.is_empty() {
+            bail!(
+                "{path}/assets: holds no template (provider {}); a checkout without them cannot render it",
+                platform.provider
+            );
+        }
+        self.platforms
+            .insert(name.to_string(), PlatformFolder { platform, assets });
+        Ok(())
     }
 
     fn add_go(&mut self, rel: &str, path: &Utf8Path) -> Result<()> {
@@ -221,12 +206,15 @@ impl Checkout {
     }
 
     /// `rel` (relative to the checkout) as messages name it.
-    pub fn display(&self, rel: &str) -> String {
+    pub(crate) fn display(&self, rel: &str) -> String {
         format!("{}/{rel}", self.root.as_str().trim_end_matches('/'))
     }
 
     /// The newest release whose recorded Go files are exactly the checkout's.
-    pub fn release_of_go_files<'a>(&self, releases: &'a Releases) -> Result<Option<&'a Release>> {
+    pub(crate) fn release_of_go_files<'a>(
+        &self,
+        releases: &'a Releases,
+    ) -> Result<Option<&'a Release>> {
         for release in releases.all() {
             let recorded = releases.go_files(release)?;
             if !recorded.is_empty() && recorded == self.go_files {
@@ -238,7 +226,7 @@ impl Checkout {
 
     /// The Go files that differ from `recorded` (a release's), each with how
     /// (`pkg/cloud/aws/aws.go (changed)`), in path order.
-    pub fn go_changes(&self, recorded: &BTreeMap<String, String>) -> Vec<String> {
+    pub(crate) fn go_changes(&self, recorded: &BTreeMap<String, String>) -> Vec<String> {
         let mut paths: Vec<&String> = recorded.keys().chain(self.go_files.keys()).collect();
         paths.sort();
         paths.dedup();
@@ -252,6 +240,40 @@ impl Checkout {
             })
             .collect()
     }
+}
+
+/// The templates of `platform` in its `assets` folder (at `dir`): file name → text. Only the
+/// files ccm-render knows how CCCMO applies.
+fn read_assets(dir: &Utf8Path, platform: &Platform) -> Result<BTreeMap<String, String>> {
+    let mut assets = BTreeMap::new();
+    for DirEntry {
+        name: file,
+        path: file_path,
+        is_dir: file_is_dir,
+    } in entries(dir)?
+    {
+        if file_is_dir {
+            bail!(
+                "{file_path}: a folder in the assets of provider {} (CCCMO embeds assets/*); ccm-render does not yet know how CCCMO applies it",
+                platform.provider
+            );
+        }
+        if !platform.assets.iter().any(|a| a.file == file) {
+            bail!(
+                "{file_path}:1: an asset of provider {} that ccm-render does not yet know how CCCMO applies (which kind {}.go decodes it into, if it applies it at all); it knows {}",
+                platform.provider,
+                platform.folder,
+                platform
+                    .assets
+                    .iter()
+                    .map(|a| a.file)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        assets.insert(file, read_text(&file_path)?);
+    }
+    Ok(assets)
 }
 
 #[cfg(test)]

@@ -14,28 +14,28 @@
 //! [`checkout`] reads the checkout; `provider import` (src/commands/provider_import.rs) writes
 //! the catalogue.
 
-pub mod checkout;
-pub mod placed;
+pub(crate) mod checkout;
+pub(crate) mod placed;
 pub mod platforms;
-pub mod template;
+pub(crate) mod template;
 
 use crate::catalogue::Catalogue;
 use crate::catalogue::Releases;
 use anyhow::{Context as _, Result, anyhow, bail};
-use ccm_catalogue::providers::{Parsed, Provider};
+use ccm_catalogue::providers::{LocatedObject, Parsed, Provider};
 use ccm_catalogue::releases::Release;
-pub use checkout::Checkout;
+pub(crate) use checkout::Checkout;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use template::{Template, TemplateValue, Values};
 
 /// One asset of a checkout, evaluated.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Evaluated {
+pub(crate) struct Evaluated {
     /// The file, as messages name it.
-    pub at: String,
+    pub(crate) at: String,
     /// The object, in the catalogue's form.
-    pub object: Value,
+    pub(crate) object: Value,
     /// The object evaluated with a probe for each value the render step sets ([`placed`]).
     probed: Value,
     /// Those values' keys.
@@ -59,7 +59,7 @@ struct GateOff {
 
 /// The provider manifests a checkout gives for one release: provider name → its assets, in
 /// the order of the catalogue's files.
-pub type Manifests = BTreeMap<String, Vec<Evaluated>>;
+pub(crate) type Manifests = BTreeMap<String, Vec<Evaluated>>;
 
 /// The file name the catalogue gives an object (`assets/<provider>/manifests/<name>`):
 /// lower-case kind and name, `:` (an RBAC name's separator) as `_`.
@@ -106,7 +106,7 @@ fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
 
 /// Evaluates every asset of the checkout for `release` (`X.Y`): the objects of each built-in
 /// provider the checkout has a folder for.
-pub fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
+pub(crate) fn evaluate(checkout: &Checkout, release: &str) -> Result<Manifests> {
     let version = ccm_catalogue::releases::data::version_of(release);
     let mut out = Manifests::new();
     for folder in checkout.platforms.values() {
@@ -346,20 +346,20 @@ fn stringify_string_fields(object: &mut Value) {
 
 /// The release a checkout renders as, and how ccm-render found it.
 #[derive(Debug, Clone)]
-pub struct CheckoutRelease<'a> {
+pub(crate) struct CheckoutRelease<'a> {
     /// The release.
-    pub release: &'a Release,
+    pub(crate) release: &'a Release,
     /// Whether the checkout's Go files told it (no `--release` given).
-    pub told_by_go_files: bool,
+    pub(crate) told_by_go_files: bool,
     /// The checkout's Go files that differ from the release's (`pkg/cloud/aws/aws.go
     /// (changed)`); none for a tree of templates alone.
-    pub go_changes: Vec<String>,
+    pub(crate) go_changes: Vec<String>,
 }
 
 impl CheckoutRelease<'_> {
     /// What a command says of it on stderr: which release and why, and the Go files that
     /// differ (ccm-render then applies the release's Go side).
-    pub fn messages(&self, checkout: &Checkout) -> Vec<String> {
+    pub(crate) fn messages(&self, checkout: &Checkout) -> Vec<String> {
         let cccmo = &self.release.cccmo;
         let mut out = Vec::new();
         if self.told_by_go_files {
@@ -384,7 +384,7 @@ impl CheckoutRelease<'_> {
 
 /// The release a render with `--cccmo-dir` uses: `flag` (`--release`) if given, else the one
 /// whose CCCMO Go files (`pkg/cloud`) the checkout holds.
-pub fn release_for<'a>(
+pub(crate) fn release_for<'a>(
     releases: &'a Releases,
     checkout: &Checkout,
     flag: Option<&str>,
@@ -416,7 +416,7 @@ pub fn release_for<'a>(
 
 /// Replaces the manifests of every built-in provider of `catalogue` (a catalogue as of
 /// `release`) by the checkout's, checked by the rules every provider follows.
-pub fn apply(catalogue: &mut Catalogue, manifests: &Manifests) -> Result<()> {
+pub(crate) fn apply(catalogue: &mut Catalogue, manifests: &Manifests) -> Result<()> {
     for provider in catalogue.providers.values_mut() {
         if !provider.origin.starts_with("assets/") {
             continue;
@@ -457,7 +457,7 @@ fn check_placements(provider: &Provider, objects: &[Evaluated]) -> Result<()> {
 /// `name` where both have one, else by position. A render from a checkout thus writes what it
 /// does not change byte for byte as the catalogue does, and a review shows only changes. With
 /// no reference, keys are sorted, as the catalogue's files hold them.
-pub fn aligned(object: &Value, reference: Option<&Value>) -> Value {
+pub(crate) fn aligned(object: &Value, reference: Option<&Value>) -> Value {
     match object {
         Value::Object(map) => {
             let reference = reference.and_then(Value::as_object);
@@ -505,23 +505,29 @@ pub fn aligned(object: &Value, reference: Option<&Value>) -> Value {
 /// `provider` with the manifests `objects` (each aligned to the provider's object of the same
 /// kind and name, see [`aligned`]), through the checks of every provider and the check that
 /// each template uses the values the render sets where the render puts them ([`placed`]).
-pub fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
+pub(crate) fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
     let id = ccm_catalogue::releases::delta::object_id;
     check_placements(provider, objects)?;
-    let objects: Vec<(String, Value)> = objects
+    let objects: Vec<LocatedObject> = objects
         .iter()
         .map(|e| {
             let reference = provider.manifests.iter().find(|m| id(m) == id(&e.object));
-            (e.at.clone(), aligned(&e.object, reference))
+            LocatedObject {
+                at: e.at.clone(),
+                object: aligned(&e.object, reference),
+            }
         })
         .collect();
     let objects = objects.as_slice();
     let descriptor = serde_json::to_value(&provider.descriptor)?;
     let at = format!("{}/provider.yaml", provider.origin);
-    let bootstrap: Vec<(String, Value)> = provider
+    let bootstrap: Vec<LocatedObject> = provider
         .bootstrap
         .iter()
-        .map(|o| (at.clone(), o.clone()))
+        .map(|o| LocatedObject {
+            at: at.clone(),
+            object: o.clone(),
+        })
         .collect();
     ccm_catalogue::providers::check_parsed(&Parsed {
         folder: provider.name(),
@@ -536,7 +542,7 @@ pub fn checked(provider: &Provider, objects: &[Evaluated]) -> Result<Provider> {
 
 /// The checkout's manifests, evaluated for `release`, in place of the built-in providers' of
 /// `catalogue` (a catalogue as of `release`).
-pub fn apply_checkout(
+pub(crate) fn apply_checkout(
     catalogue: &mut Catalogue,
     checkout: &Checkout,
     release: &Release,

@@ -15,12 +15,12 @@ use ccm_catalogue::script::Script;
 use serde_json::Value;
 
 /// The probe of a value: a string no template holds.
-pub fn probe(key: &str) -> String {
+pub(crate) fn probe(key: &str) -> String {
     format!("CCM-RENDER-PROBE-{key}")
 }
 
 /// The keys of `platform`'s gated values passed in `release`.
-pub fn gated_keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
+pub(crate) fn gated_keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
     platform
         .values
         .iter()
@@ -32,7 +32,7 @@ pub fn gated_keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str>
 /// `object` (the catalogue form, gates on) as the render step renders it with every gate of
 /// the descriptor's `spec.featureGated` off: their flags removed from every script, their
 /// environment variables without a value.
-pub fn gates_off(object: &Value, provider: &Provider) -> Value {
+pub(crate) fn gates_off(object: &Value, provider: &Provider) -> Value {
     let gated = &provider.spec().feature_gated;
     let mut object = object.clone();
     let Some(Value::Object(pod)) = object.pointer_mut("/spec/template/spec") else {
@@ -65,7 +65,7 @@ pub fn gates_off(object: &Value, provider: &Provider) -> Value {
 
 /// Refuses `off` (the template evaluated with the gated values empty, as CCCMO passes them
 /// with the gate off) unless it is what the render step makes of `object` with the gates off.
-pub fn check_gated(
+pub(crate) fn check_gated(
     at: &str,
     line: usize,
     object: &Value,
@@ -84,7 +84,7 @@ pub fn check_gated(
 }
 
 /// The keys of `platform`'s placed values passed in `release`.
-pub fn keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
+pub(crate) fn keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
     platform
         .values
         .iter()
@@ -95,7 +95,7 @@ pub fn keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
 
 /// `object` (the catalogue form) with the probes of `keys` placed as the render step places
 /// those values for `provider`.
-pub fn expected(object: &Value, provider: &Provider, keys: &[&str]) -> Result<Value> {
+pub(crate) fn expected(object: &Value, provider: &Provider, keys: &[&str]) -> Result<Value> {
     let spec = provider.spec();
     let has = |key: &str| keys.contains(&key);
     let mut object = object.clone();
@@ -147,7 +147,7 @@ pub fn expected(object: &Value, provider: &Provider, keys: &[&str]) -> Result<Va
 
 /// Refuses `probed` (the template evaluated with the probes) unless it is `object` with the
 /// render's placement; `at` is the file, `line` the template's first use of a placed value.
-pub fn check(
+pub(crate) fn check(
     at: &str,
     line: usize,
     object: &Value,

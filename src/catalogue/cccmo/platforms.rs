@@ -8,7 +8,7 @@
 
 /// Where a template value comes from in the form the catalogue holds (see [`Value`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// `operatorConfig.GetPlatformNameString()`: the platform type.
     PlatformType,
     /// A fixed string.
@@ -17,20 +17,20 @@ pub enum Source {
 
 /// One template value CCCMO passes, from the release on which it does.
 #[derive(Debug, Clone, Copy)]
-pub struct Value {
+pub(crate) struct Value {
     /// The key (`cloudproviderName`).
-    pub key: &'static str,
+    pub(crate) key: &'static str,
     /// Its value in the catalogue's form.
-    pub source: Source,
+    pub(crate) source: Source,
     /// The first release whose `getTemplateValues` passes it (`(4, 18)`: all of them).
-    pub since: (u32, u32),
+    pub(crate) since: (u32, u32),
     /// Whether the render step sets what it becomes (the TLS flags, the feature gates, the
     /// environment values of descriptor `spec.env`): a template must use it where the render
     /// puts it, which `super::placed` checks.
-    pub placed: bool,
+    pub(crate) placed: bool,
     /// Whether CCCMO passes it empty when an OpenShift feature gate is off, which the render
     /// does with the descriptor's `spec.featureGated` (also checked by `super::placed`).
-    pub gated: bool,
+    pub(crate) gated: bool,
 }
 
 /// One asset file and the type CCCMO decodes it into.
@@ -39,7 +39,7 @@ pub struct Asset {
     /// The file under `assets/`.
     pub file: &'static str,
     /// The `apiVersion` of the Go type (what the applied object carries whatever the YAML says).
-    pub api_version: &'static str,
+    pub(crate) api_version: &'static str,
     /// The kind.
     pub kind: &'static str,
 }
@@ -54,13 +54,13 @@ pub struct Platform {
     /// Its `PlatformStatus.Type` (`cloudproviderName`).
     pub platform_type: &'static str,
     /// The Go package's `imagesReference` type, for messages as Go words them.
-    pub images_type: &'static str,
+    pub(crate) images_type: &'static str,
     /// `imagesReference` field → images.json key (`config.ImagesReference.<Key>`).
     pub images: &'static [(&'static str, &'static str)],
     /// Every asset any supported release applies.
     pub assets: &'static [Asset],
     /// The template values besides `images`.
-    pub values: &'static [Value],
+    pub(crate) values: &'static [Value],
 }
 
 const DEPLOYMENT: (&str, &str) = ("apps/v1", "Deployment");
@@ -356,6 +356,6 @@ pub const PLATFORMS: &[Platform] = &[
 ];
 
 /// The platform of a folder.
-pub fn by_folder(folder: &str) -> Option<&'static Platform> {
+pub(crate) fn by_folder(folder: &str) -> Option<&'static Platform> {
     PLATFORMS.iter().find(|p| p.folder == folder)
 }

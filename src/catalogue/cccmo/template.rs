@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// A value CCCMO passes to a template.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TemplateValue {
+pub(crate) enum TemplateValue {
     /// A string (every value but `images`).
     Str(String),
     /// A struct of strings: `images` (field name → image). `type_name` is the Go type, for
@@ -29,7 +29,7 @@ pub enum TemplateValue {
 }
 
 /// The values of one template execution (`common.TemplateValues`).
-pub type Values = BTreeMap<String, TemplateValue>;
+pub(crate) type Values = BTreeMap<String, TemplateValue>;
 
 /// A field chain: `.name` or `.name.Field`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +49,7 @@ enum Node {
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Template {
+pub(crate) struct Template {
     name: String,
     nodes: Vec<Node>,
 }
@@ -69,7 +69,7 @@ const WHITE: &[char] = &[' ', '\t', '\r', '\n'];
 impl Template {
     /// Parses `text`; `name` (the file, as messages name it) starts every error, with the line
     /// of the action: `DIR/pkg/cloud/aws/assets/deployment.yaml:46: …`.
-    pub fn parse(name: &str, text: &str) -> Result<Self> {
+    pub(crate) fn parse(name: &str, text: &str) -> Result<Self> {
         let mut stack: Stack = vec![(Vec::new(), None)];
         let mut rest = text;
         let mut line = 1;
@@ -114,7 +114,7 @@ impl Template {
     }
 
     /// Executes the template as Go does with `missingkey=error`.
-    pub fn execute(&self, values: &Values) -> Result<String> {
+    pub(crate) fn execute(&self, values: &Values) -> Result<String> {
         let mut out = String::new();
         execute(&self.name, &self.nodes, values, &mut out)?;
         Ok(out)

@@ -49,7 +49,7 @@ const PLATFORMS: &[(HostedPlatform, &str, ObjectRef, ObjectRef)] = &[
 ];
 
 /// The comparison's text for `platform`.
-pub fn compare_hosted(platform: &str) -> Result<String> {
+pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
     let Some((name, provider, standalone_config, hosted_config)) = PLATFORMS
         .iter()
         .find(|(p, ..)| p.as_str().eq_ignore_ascii_case(platform))
@@ -101,7 +101,7 @@ pub fn compare_hosted(platform: &str) -> Result<String> {
 }
 
 /// `ccm-render compare-hosted`.
-pub fn run(platform: &str) -> Result<ExitStatus> {
+pub(crate) fn run(platform: &str) -> Result<ExitStatus> {
     let text = compare_hosted(platform)?;
     super::super::term::print_stdout(text.as_bytes())?;
     Ok(ExitStatus::Success)

@@ -12,7 +12,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde_json::{Value, json};
 
 /// The folder of the hosted cases under `--dest-dir`.
-pub const HOSTED_FOLDER: &str = "hosted";
+pub(crate) const HOSTED_FOLDER: &str = "hosted";
 
 macro_rules! sample {
     ($p:literal) => {
@@ -141,15 +141,15 @@ fn zones_subnets(h: &mut Value, _: &mut Vec<String>) {
 
 /// One hosted case.
 #[derive(Debug, Clone)]
-pub struct HostedCase {
+pub(crate) struct HostedCase {
     /// `hosted/<platform>/<variant>`.
-    pub folder: Utf8PathBuf,
+    pub(crate) folder: Utf8PathBuf,
     /// Its inputs, as `render --hosted-control-plane` would be given them.
-    pub files: HostedFiles,
+    pub(crate) files: HostedFiles,
 }
 
 /// Every hosted case, its input files written under `scratch`.
-pub fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
+pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
     let mut out = Vec::new();
     for (platform, hcp, images, credentials) in SAMPLES {
         let base = crate::inputs::parse_documents(hcp, Utf8Path::new(platform))?
@@ -188,7 +188,7 @@ pub fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
 }
 
 /// Renders one case as `render --hosted-control-plane` does.
-pub fn render_case(case: &HostedCase) -> Result<Tree> {
+pub(crate) fn render_case(case: &HostedCase) -> Result<Tree> {
     let cfg = crate::config::hosted::HostedConfig::load(&case.files)?;
     super::super::hosted::tree_of(&cfg).map(|(_, tree)| tree)
 }

@@ -24,11 +24,12 @@
 //! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
 //! (with `--prune`: files a case no longer renders are removed).
 
-pub mod compare;
+pub(crate) mod compare;
 mod hosted;
 mod samples;
 
 use super::exit::ExitStatus;
+use super::term::{Checked, say_checked};
 use crate::catalogue::Releases;
 use crate::catalogue::{Catalogue, Selection};
 use crate::commands::cli::MatrixArgs;
@@ -41,23 +42,23 @@ use std::collections::BTreeMap;
 
 /// One dimension of the matrix.
 #[derive(Debug)]
-pub struct Axis {
+pub(crate) struct Axis {
     /// Its values, the first being the default.
-    pub values: &'static [AxisValue],
+    pub(crate) values: &'static [AxisValue],
 }
 
 /// One value of an axis.
 #[derive(Debug)]
-pub struct AxisValue {
+pub(crate) struct AxisValue {
     /// Its part of the variant name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What it changes in a case's inputs.
-    pub setting: Setting,
+    pub(crate) setting: Setting,
 }
 
 /// What an axis value changes in the inputs of a case.
 #[derive(Debug, Clone, Copy)]
-pub enum Setting {
+pub(crate) enum Setting {
     /// `--infrastructure` is this sample file.
     Infrastructure(&'static str),
     /// `--proxy` is the sample Proxy, or not given.
@@ -69,7 +70,7 @@ pub enum Setting {
 }
 
 /// The axes: control-plane topology, cluster-wide proxy, TLS profile, feature set.
-pub const AXES: &[Axis] = &[
+pub(crate) const AXES: &[Axis] = &[
     // controlPlaneTopology
     Axis {
         values: &[
@@ -125,7 +126,7 @@ pub const AXES: &[Axis] = &[
 ];
 
 /// Every combination of one value per axis, in a stable order (the first axis varies slowest).
-pub fn variants() -> Vec<Vec<&'static AxisValue>> {
+pub(crate) fn variants() -> Vec<Vec<&'static AxisValue>> {
     let mut out: Vec<Vec<&'static AxisValue>> = vec![Vec::new()];
     for axis in AXES {
         out = out
@@ -143,26 +144,26 @@ pub fn variants() -> Vec<Vec<&'static AxisValue>> {
 }
 
 /// The folder name of a variant.
-pub fn variant_name(values: &[&AxisValue]) -> String {
+pub(crate) fn variant_name(values: &[&AxisValue]) -> String {
     values.iter().map(|v| v.name).collect::<Vec<_>>().join("-")
 }
 
 /// One case: a provider and a variant, with the input files that make it.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     /// The release asked for with `--release` (`X.Y`), its folder level; None without it.
-    pub release: Option<String>,
+    pub(crate) release: Option<String>,
     /// The provider's name.
-    pub provider: String,
+    pub(crate) provider: String,
     /// The variant's folder name.
-    pub variant: String,
+    pub(crate) variant: String,
     /// The inputs, as `render` would be given them.
-    pub files: InputFiles,
+    pub(crate) files: InputFiles,
 }
 
 impl Case {
     /// `[<release>/]<provider>/<variant>`, the folder under `--dest-dir`.
-    pub fn folder(&self) -> Utf8PathBuf {
+    pub(crate) fn folder(&self) -> Utf8PathBuf {
         let base = self
             .release
             .as_deref()
@@ -174,7 +175,7 @@ impl Case {
 /// The releases `--release` asks for, oldest first and each once: None without the flag (the
 /// newest, and no release folder level). `all` is every release; other values are read as
 /// `render --release` reads them.
-pub fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>>> {
+pub(crate) fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>>> {
     if values.is_empty() {
         return Ok(None);
     }
@@ -197,15 +198,50 @@ pub fn chosen_releases(values: &[String]) -> Result<Option<Vec<&'static Release>
     ))
 }
 
-/// `(provider, release)` pairs a matrix leaves out: the provider's `spec.releases` does not
-/// name the release.
-pub type Skipped = Vec<(String, String)>;
+/// Sets in `input` the sample file of provider `name` (among `files`) that `value` of a
+/// variant's axis names.
+fn set_variant_input(
+    input: &mut InputFiles,
+    value: &AxisValue,
+    name: &str,
+    files: &BTreeMap<&'static str, Utf8PathBuf>,
+) -> Result<()> {
+    let pick = |file: &str| {
+        files.get(file).cloned().ok_or_else(|| {
+            anyhow!(
+                "provider {name} has no sample {file} for the {} variant: give it with --inputs DIR, as DIR/{name}/{file}",
+                value.name
+            )
+        })
+    };
+    match value.setting {
+        Setting::Infrastructure(file) => input.infrastructure = Some(pick(file)?),
+        Setting::Proxy(true) => input.proxy = Some(pick(samples::PROXY)?),
+        Setting::ModernTls(true) => {
+            input.apiserver = Some(pick(samples::APISERVER_MODERN)?);
+        }
+        Setting::TechPreview(true) => {
+            input.feature_gate = Some(pick(samples::FEATUREGATE_TECHPREVIEW)?);
+        }
+        Setting::Proxy(false) | Setting::ModernTls(false) | Setting::TechPreview(false) => {}
+    }
+    Ok(())
+}
+
+/// What a matrix leaves out: providers whose `spec.releases` does not name the release.
+pub(crate) type Skipped = Vec<SkippedCase>;
+
+/// A provider left out of a release its `spec.releases` does not name.
+pub(crate) struct SkippedCase {
+    provider: String,
+    release: String,
+}
 
 /// The cases of every provider of `catalogue` for each of `releases` (None: no `--release`),
 /// inputs from `user` (`--inputs`) or the built-in samples (written under `scratch`). Also
 /// returns the `(provider, release)` pairs left out because the provider's `spec.releases`
 /// does not name the release.
-pub fn cases(
+pub(crate) fn cases(
     catalogue: &Catalogue,
     releases: Option<&[&Release]>,
     user: Option<&Utf8Path>,
@@ -218,13 +254,15 @@ pub fn cases(
         Some(list) => list.iter().map(|r| Some(r.name.as_str())).collect(),
     };
     for (name, provider) in &catalogue.providers {
-        let supported = provider.spec().releases.as_ref();
         let releases: Vec<Option<&str>> = releases
             .iter()
             .copied()
-            .filter(|release| match (release, supported) {
-                (Some(release), Some(supported)) if !supported.iter().any(|s| s == release) => {
-                    skipped.push((name.clone(), (*release).to_string()));
+            .filter(|release| match release {
+                Some(release) if !provider.renders_for(release) => {
+                    skipped.push(SkippedCase {
+                        provider: name.clone(),
+                        release: (*release).to_string(),
+                    });
                     false
                 }
                 _ => true,
@@ -257,27 +295,7 @@ pub fn cases(
                 ..InputFiles::default()
             };
             for value in &values {
-                let pick = |file: &str| {
-                    files.get(file).cloned().ok_or_else(|| {
-                        anyhow!(
-                            "provider {name} has no sample {file} for the {} variant: give it with --inputs DIR, as DIR/{name}/{file}",
-                            value.name
-                        )
-                    })
-                };
-                match value.setting {
-                    Setting::Infrastructure(file) => input.infrastructure = Some(pick(file)?),
-                    Setting::Proxy(true) => input.proxy = Some(pick(samples::PROXY)?),
-                    Setting::ModernTls(true) => {
-                        input.apiserver = Some(pick(samples::APISERVER_MODERN)?);
-                    }
-                    Setting::TechPreview(true) => {
-                        input.feature_gate = Some(pick(samples::FEATUREGATE_TECHPREVIEW)?);
-                    }
-                    Setting::Proxy(false)
-                    | Setting::ModernTls(false)
-                    | Setting::TechPreview(false) => {}
-                }
+                set_variant_input(&mut input, value, name, &files)?;
             }
             out.push(Case {
                 release: release.map(str::to_string),
@@ -292,7 +310,7 @@ pub fn cases(
 
 /// The catalogue as of every release a matrix renders, each made once rather than per case.
 #[derive(Debug)]
-pub struct Catalogues {
+pub(crate) struct Catalogues {
     newest: Catalogue,
     older: BTreeMap<String, Catalogue>,
     /// `--cccmo-dir`: the checkout every release's built-in manifests come from.
@@ -302,7 +320,7 @@ pub struct Catalogues {
 impl Catalogues {
     /// `newest` (the newest release's providers, plus any `--provider-dir` ones) and its form
     /// as of each of `releases`.
-    pub fn new(newest: Catalogue, releases: &[&Release]) -> Result<Self> {
+    pub(crate) fn new(newest: Catalogue, releases: &[&Release]) -> Result<Self> {
         let builtin = Releases::builtin()?;
         let mut older = BTreeMap::new();
         for release in releases {
@@ -323,7 +341,7 @@ impl Catalogues {
     /// Every catalogue with the built-in providers' manifests from `checkout`, each evaluated
     /// for its release; the newest release's only when the matrix renders it (a checkout of an
     /// older release head need not evaluate as a newer one).
-    pub fn with_cccmo(
+    pub(crate) fn with_cccmo(
         mut self,
         checkout: crate::catalogue::cccmo::Checkout,
         newest: bool,
@@ -348,7 +366,7 @@ impl Catalogues {
     }
 
     /// The newest release's catalogue.
-    pub fn newest(&self) -> &Catalogue {
+    pub(crate) fn newest(&self) -> &Catalogue {
         &self.newest
     }
 }
@@ -356,7 +374,7 @@ impl Catalogues {
 /// Renders one case as `render` would: load the inputs, take the catalogue as of the inputs'
 /// release (`--release`, else the newest unless an `--inputs` images file names another),
 /// check that they select the case's provider, render, lay out the files.
-pub fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
+pub(crate) fn render_case(catalogues: &Catalogues, case: &Case) -> Result<Tree> {
     let cfg = ClusterConfig::load(&case.files)?;
     let releases = Releases::builtin()?;
     let as_of_release;
@@ -430,14 +448,13 @@ fn on_every_core<T: Sync, R: Send>(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// `ccm-render matrix`.
-pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
-    let checkout = args
-        .cccmo_dir
-        .as_deref()
-        .map(crate::catalogue::cccmo::Checkout::read)
-        .transpose()?;
-    let releases = match &checkout {
+/// The releases `--release` (or the `--cccmo-dir` checkout) asks for, None for the newest
+/// laid out as a matrix without `--release` does; the Go files to review of each said on stderr.
+fn releases_to_render(
+    args: &MatrixArgs,
+    checkout: Option<&crate::catalogue::cccmo::Checkout>,
+) -> Result<Option<Vec<&'static Release>>> {
+    let releases = match checkout {
         // The checkout's release: the newest lays the cases out as a matrix without --release
         // does, an older one as --release X.Y does.
         Some(checkout) if args.release.is_empty() => {
@@ -459,6 +476,17 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
             super::term::say(&warning);
         }
     }
+    Ok(releases)
+}
+
+/// `ccm-render matrix`.
+pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
+    let checkout = args
+        .cccmo_dir
+        .as_deref()
+        .map(crate::catalogue::cccmo::Checkout::read)
+        .transpose()?;
+    let releases = releases_to_render(args, checkout.as_ref())?;
     crate::output::check_dest(&args.dest_dir)?;
     let catalogue = super::pipeline::load_catalogue(args.provider_dir.as_deref())?;
     if let Some(dir) = &args.inputs
@@ -486,7 +514,7 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     let trees = on_every_core(&cases, |case| {
         render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))
     })?;
-    for (provider, release) in &skipped {
+    for SkippedCase { provider, release } in &skipped {
         eprintln!(
             "ccm-render: note: provider {provider} is not rendered for {release}: its spec.releases does not name it"
         );
@@ -509,19 +537,7 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
     if args.check || args.diff {
         return compare(args, &work);
     }
-    // The folders above the case folders, made one at a time: the case updates that run at the
-    // same time below would otherwise race to create them.
-    let parents: std::collections::BTreeSet<Utf8PathBuf> = work
-        .iter()
-        .filter_map(|(folder, _)| folder.parent().map(Utf8Path::to_path_buf))
-        .collect();
-    for parent in parents {
-        let dir = args.dest_dir.join(parent);
-        std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
-    }
-    let reports = on_every_core(&work, |(folder, tree)| {
-        crate::output::apply(tree, &args.dest_dir.join(folder), true)
-    })?;
+    let reports = write(&args.dest_dir, &work)?;
     let count = |f: fn(&crate::output::WriteReport) -> usize| reports.iter().map(f).sum::<usize>();
     eprintln!(
         "ccm-render: {} cases of {} providers and {} hosted cases in {} ({} files written, {} unchanged, {} removed)",
@@ -534,6 +550,26 @@ pub fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         count(|r| r.removed.len()),
     );
     Ok(ExitStatus::Success)
+}
+
+/// Writes every case's tree into its folder under `dest_dir`, pruning what it no longer holds.
+fn write(
+    dest_dir: &Utf8Path,
+    work: &[(Utf8PathBuf, Tree)],
+) -> Result<Vec<crate::output::WriteReport>> {
+    // The folders above the case folders, made one at a time: the case updates that run at the
+    // same time below would otherwise race to create them.
+    let parents: std::collections::BTreeSet<Utf8PathBuf> = work
+        .iter()
+        .filter_map(|(folder, _)| folder.parent().map(Utf8Path::to_path_buf))
+        .collect();
+    for parent in parents {
+        let dir = dest_dir.join(parent);
+        std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
+    }
+    on_every_core(work, |(folder, tree)| {
+        crate::output::apply(tree, &dest_dir.join(folder), true)
+    })
 }
 
 /// `--check` and `--diff`: compare every case with its folder, print the files and the cases a
@@ -582,11 +618,8 @@ fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus
         .filter(|e| e.change != Change::Unchanged)
         .count();
     if touched.is_empty() {
-        eprintln!(
-            "ccm-render: {} is up to date ({} cases)",
-            args.dest_dir,
-            work.len()
-        );
+        let held = format!("{} cases", work.len());
+        say_checked(args.dest_dir.as_str(), None, &Checked::UpToDate(&held));
         return Ok(ExitStatus::Success);
     }
     // Per provider, or per release and provider (`4.21/aws`) with --release.
@@ -596,9 +629,8 @@ fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus
             .entry(case.parent().map_or("", Utf8Path::as_str))
             .or_default() += 1;
     }
-    eprintln!(
-        "ccm-render: {} is out of date: {} of {} cases would change ({files} files; {}); run without --check/--diff to update it",
-        args.dest_dir,
+    let changes = format!(
+        "{} of {} cases would change ({files} files; {})",
         touched.len(),
         work.len(),
         by_provider
@@ -607,6 +639,7 @@ fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus
             .collect::<Vec<_>>()
             .join(", ")
     );
+    say_checked(args.dest_dir.as_str(), None, &Checked::OutOfDate(&changes));
     for case in &touched {
         eprintln!("  {case}");
     }

@@ -13,7 +13,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use std::collections::BTreeMap;
 
 /// The input files of a provider's samples, by the name `--inputs DIR/<provider>/` uses.
-pub const FILES: [&str; 8] = [
+pub(crate) const FILES: [&str; 8] = [
     INFRASTRUCTURE,
     INFRASTRUCTURE_SNO,
     CLOUD_CONFIG,
@@ -25,21 +25,21 @@ pub const FILES: [&str; 8] = [
 ];
 
 /// The Infrastructure of a highly available control plane.
-pub const INFRASTRUCTURE: &str = "infrastructure.yaml";
+pub(crate) const INFRASTRUCTURE: &str = "infrastructure.yaml";
 /// The same Infrastructure with `controlPlaneTopology: SingleReplica`.
-pub const INFRASTRUCTURE_SNO: &str = "infrastructure-sno.yaml";
+pub(crate) const INFRASTRUCTURE_SNO: &str = "infrastructure-sno.yaml";
 /// The `cloud-provider-config` ConfigMap (or the CCM's own config for External providers).
-pub const CLOUD_CONFIG: &str = "cloud-provider-config.yaml";
+pub(crate) const CLOUD_CONFIG: &str = "cloud-provider-config.yaml";
 /// images.json.
-pub const IMAGES: &str = "images.json";
+pub(crate) const IMAGES: &str = "images.json";
 /// The Network object.
-pub const NETWORK: &str = "network.yaml";
+pub(crate) const NETWORK: &str = "network.yaml";
 /// A Proxy with a status (the proxy variant).
-pub const PROXY: &str = "proxy.yaml";
+pub(crate) const PROXY: &str = "proxy.yaml";
 /// An APIServer with the Modern TLS profile, honoured by every component (the Modern variant).
-pub const APISERVER_MODERN: &str = "apiserver-modern.yaml";
+pub(crate) const APISERVER_MODERN: &str = "apiserver-modern.yaml";
 /// A FeatureGate with the TechPreviewNoUpgrade feature set.
-pub const FEATUREGATE_TECHPREVIEW: &str = "featuregate-techpreview.yaml";
+pub(crate) const FEATUREGATE_TECHPREVIEW: &str = "featuregate-techpreview.yaml";
 
 /// The conformance inputs of a CCCMO platform, from `testdata/conformance/<provider>/`.
 macro_rules! conformance {
@@ -192,7 +192,7 @@ fn built_in(provider: &str, file: &str) -> Option<&'static str> {
 /// The input files of one provider, by [`FILES`] name: `--inputs DIR/<provider>/FILE` when it
 /// exists, else the built-in sample, written under `scratch/<provider>/` (a temporary folder of
 /// the caller's). A file with neither is absent; an Infrastructure is required.
-pub fn files(
+pub(crate) fn files(
     provider: &str,
     user: Option<&Utf8Path>,
     scratch: &Utf8Path,

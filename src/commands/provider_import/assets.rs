@@ -14,34 +14,34 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The catalogue under `assets`, read and resolved as build.rs compiles it.
-pub struct Assets {
+pub(crate) struct Assets {
     /// The newest release's providers (`assets/<provider>/`).
-    pub providers: Vec<Provider>,
+    pub(crate) providers: Vec<Provider>,
     /// The newest release's shared objects.
-    pub common: Common,
+    pub(crate) common: Common,
     /// The release files.
-    pub releases_folder: FolderText,
+    pub(crate) releases_folder: FolderText,
     /// Every release resolved.
-    pub resolved: data::Resolved,
+    pub(crate) resolved: data::Resolved,
 }
 
 /// What one release renders from: its providers, shared objects and behaviour.
 #[derive(Debug, Clone)]
-pub struct ReleaseState {
+pub(crate) struct ReleaseState {
     /// The release (`X.Y`) and what its file says.
-    pub entry: ReleaseEntry,
+    pub(crate) entry: ReleaseEntry,
     /// Its providers, by name.
-    pub providers: BTreeMap<String, Provider>,
+    pub(crate) providers: BTreeMap<String, Provider>,
     /// Its shared objects.
-    pub common: Common,
+    pub(crate) common: Common,
 }
 
 /// Provider name → its manifests.
-pub type Manifests = BTreeMap<String, Vec<Value>>;
+pub(crate) type Manifests = BTreeMap<String, Vec<Value>>;
 
 impl ReleaseState {
     /// Its providers' manifests.
-    pub fn manifests(&self) -> Manifests {
+    pub(crate) fn manifests(&self) -> Manifests {
         self.providers
             .iter()
             .map(|(name, p)| (name.clone(), p.manifests.clone()))
@@ -49,13 +49,13 @@ impl ReleaseState {
     }
 
     /// Its behaviour.
-    pub fn behaviour(&self) -> &Behaviour {
+    pub(crate) fn behaviour(&self) -> &Behaviour {
         &self.entry.behaviour
     }
 }
 
 /// Reads the catalogue under `assets`.
-pub fn read(assets: &Utf8Path) -> Result<Assets> {
+pub(crate) fn read(assets: &Utf8Path) -> Result<Assets> {
     if !assets.join(compiled::RELEASES).is_dir() {
         bail!(
             "--assets {assets}: not ccm-render's assets folder (no {} folder); run at the root of ccm-render's repository or give --assets PATH",
@@ -84,7 +84,7 @@ pub fn read(assets: &Utf8Path) -> Result<Assets> {
 
 impl Assets {
     /// Every release, newest first, as it renders.
-    pub fn releases(&self) -> Vec<ReleaseState> {
+    pub(crate) fn releases(&self) -> Vec<ReleaseState> {
         let newest: BTreeMap<String, Provider> = self
             .providers
             .iter()
@@ -116,7 +116,7 @@ impl Assets {
     }
 
     /// The text of each release file, by release.
-    pub fn release_texts(&self) -> BTreeMap<String, String> {
+    pub(crate) fn release_texts(&self) -> BTreeMap<String, String> {
         self.resolved
             .releases
             .iter()
@@ -134,20 +134,20 @@ impl Assets {
 
 /// Files to write (path under `assets/` → text) and to remove.
 #[derive(Debug, Default)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Written, new or changed.
-    pub writes: BTreeMap<Utf8PathBuf, String>,
+    pub(crate) writes: BTreeMap<Utf8PathBuf, String>,
     /// Removed.
-    pub removes: Vec<Utf8PathBuf>,
+    pub(crate) removes: Vec<Utf8PathBuf>,
 }
 
 /// Equal, key order included (the rendered YAML keeps the order).
-pub fn same<T: serde::Serialize>(a: &T, b: &T) -> bool {
+pub(crate) fn same<T: serde::Serialize>(a: &T, b: &T) -> bool {
     serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
 }
 
 /// The catalogue `plan` makes of `assets`, read from a copy; its messages name `assets`.
-pub fn staged(assets: &Utf8Path, plan: &Plan) -> Result<Assets> {
+pub(crate) fn staged(assets: &Utf8Path, plan: &Plan) -> Result<Assets> {
     let dir = tempfile::tempdir().context("creating a temporary folder for the import")?;
     let root = Utf8Path::from_path(dir.path())
         .ok_or_else(|| anyhow!("the temporary folder has a name that is not UTF-8"))?
@@ -196,20 +196,20 @@ fn copy_tree(from: &Utf8Path, to: &Utf8Path) -> Result<()> {
 /// What every release of the catalogue after an import must render from: `manifests[i]` for
 /// release `names[i]`, the rest as `before[from[i]]` (the release it was, or for a new release
 /// the one it follows).
-pub struct Expected<'a> {
+pub(crate) struct Expected<'a> {
     /// The releases, newest first.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// Each release's manifests.
-    pub manifests: &'a [Manifests],
+    pub(crate) manifests: &'a [Manifests],
     /// Each release's index in `before`.
-    pub from: Vec<usize>,
+    pub(crate) from: Vec<usize>,
     /// The releases before the import.
-    pub before: &'a [ReleaseState],
+    pub(crate) before: &'a [ReleaseState],
 }
 
 /// Checks that `after` renders every release as `expected` says: the imported release's
 /// manifests changed, nothing else.
-pub fn check(after: &Assets, expected: &Expected, assets: &Utf8Path) -> Result<()> {
+pub(crate) fn check(after: &Assets, expected: &Expected, assets: &Utf8Path) -> Result<()> {
     let states = after.releases();
     let names: Vec<&str> = states.iter().map(|s| s.entry.name.as_str()).collect();
     if names != expected.names {

@@ -7,28 +7,28 @@ use camino::Utf8Path;
 
 /// What the command line says of the checkout's commit.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Told {
+pub(crate) struct Told {
     /// `--branch`.
-    pub branch: Option<String>,
+    pub(crate) branch: Option<String>,
     /// `--commit`.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// `--date`.
-    pub date: Option<String>,
+    pub(crate) date: Option<String>,
 }
 
 /// The checkout's branch, commit and date, each where known.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Facts {
+pub(crate) struct Facts {
     /// The branch (`release-4.24`).
-    pub branch: Option<String>,
+    pub(crate) branch: Option<String>,
     /// The commit, abbreviated to eight hex digits as the release files hold it.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// The commit's date (`YYYY-MM-DD`).
-    pub date: Option<String>,
+    pub(crate) date: Option<String>,
 }
 
 /// The flags checked, over what git says of `dir`.
-pub fn facts(dir: &Utf8Path, told: &Told) -> Result<Facts> {
+pub(crate) fn facts(dir: &Utf8Path, told: &Told) -> Result<Facts> {
     if let Some(commit) = &told.commit
         && (commit.len() < 7 || !commit.chars().all(|c| c.is_ascii_hexdigit()))
     {

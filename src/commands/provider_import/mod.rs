@@ -33,8 +33,8 @@ use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::compiled;
 use ccm_catalogue::provider_dir::read_folder;
 use ccm_catalogue::releases::data;
-pub use facts::Told;
-pub use report::Report;
+pub(crate) use facts::Told;
+pub(crate) use report::Report;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -48,7 +48,7 @@ enum Target {
 }
 
 /// `value` with the keys of every mapping sorted, as the catalogue's files hold them.
-pub fn sorted(value: &Value) -> Value {
+pub(crate) fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
@@ -108,7 +108,7 @@ fn target(releases: &[ReleaseState], wanted: &str, assets: &Utf8Path) -> Result<
 }
 
 /// Imports the checkout at `cccmo_dir` as release `release` into the catalogue at `assets`.
-pub fn import(
+pub(crate) fn import(
     cccmo_dir: &Utf8Path,
     release: &str,
     assets: &Utf8Path,
@@ -256,7 +256,7 @@ fn write(path: &Utf8Path, text: &str) -> Result<()> {
 
 /// `ccm-render provider import`: imports, says on stderr what changed, and lists on stdout
 /// what was not imported (exit status 1 when anything was not).
-pub fn run(
+pub(crate) fn run(
     cccmo_dir: &Utf8Path,
     release: &str,
     assets: &Utf8Path,

@@ -73,7 +73,7 @@ fn block(key: &str, value: &Value, depth: usize) -> Result<String> {
 
 /// `text` with the entry at `path` set to `value` (replaced where it is, else added at the end
 /// of its parent, which is made if missing), or removed (`None`).
-pub fn set(text: &str, path: &[&str], value: Option<&Value>) -> Result<String> {
+pub(crate) fn set(text: &str, path: &[&str], value: Option<&Value>) -> Result<String> {
     let (last, parent) = path
         .split_last()
         .ok_or_else(|| anyhow!("an empty path in a release file edit (a ccm-render bug)"))?;
@@ -127,13 +127,13 @@ fn add(text: &str, parent: &[&str], new: &str) -> String {
 }
 
 /// The text of the entry at `path`, its key line included, if there is one.
-pub fn text_of(text: &str, path: &[&str]) -> Option<String> {
+pub(crate) fn text_of(text: &str, path: &[&str]) -> Option<String> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     find(&lines, path).map(|range| lines[range].concat())
 }
 
 /// Whether the mapping at `path` holds no entry (only comments, or nothing).
-pub fn is_empty(text: &str, path: &[&str]) -> bool {
+pub(crate) fn is_empty(text: &str, path: &[&str]) -> bool {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     find(&lines, path).is_some_and(|range| {
         lines[range.start + 1..range.end]

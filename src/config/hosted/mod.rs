@@ -3,8 +3,8 @@
 //! control-plane-operator reads the same things from its HostedControlPlane, its release
 //! payload, the management cluster and its own environment.
 
-pub mod operator_env;
-pub mod tls;
+pub(crate) mod operator_env;
+pub(crate) mod tls;
 
 use crate::inputs::credentials::{Credentials, Secret};
 use crate::inputs::hosted_control_plane::HostedControlPlane;
@@ -12,41 +12,41 @@ use crate::inputs::payload_images::PayloadImages;
 use anyhow::{Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::platform::HostedPlatform;
-pub use operator_env::OperatorEnv;
+pub(crate) use operator_env::OperatorEnv;
 
 /// The input files of a hosted render.
 #[derive(Debug, Clone, Default)]
-pub struct HostedFiles {
+pub(crate) struct HostedFiles {
     /// `--hosted-control-plane`.
-    pub hosted_control_plane: Utf8PathBuf,
+    pub(crate) hosted_control_plane: Utf8PathBuf,
     /// `--images`.
-    pub images: Utf8PathBuf,
+    pub(crate) images: Utf8PathBuf,
     /// `--credentials`.
-    pub credentials: Option<Utf8PathBuf>,
+    pub(crate) credentials: Option<Utf8PathBuf>,
     /// `--operator-env`, as given.
-    pub operator_env: Vec<String>,
+    pub(crate) operator_env: Vec<String>,
 }
 
 /// Everything a hosted render reads.
 #[derive(Debug, Clone)]
-pub struct HostedConfig {
+pub(crate) struct HostedConfig {
     /// The HostedControlPlane.
-    pub hcp: HostedControlPlane,
+    pub(crate) hcp: HostedControlPlane,
     /// Its file, for messages.
-    pub hcp_path: Utf8PathBuf,
+    pub(crate) hcp_path: Utf8PathBuf,
     /// The release payload's images by tag.
-    pub images: PayloadImages,
+    pub(crate) images: PayloadImages,
     /// The Secrets HyperShift would read from the management cluster.
-    pub credentials: Option<Credentials>,
+    pub(crate) credentials: Option<Credentials>,
     /// The control-plane-operator's environment.
-    pub env: OperatorEnv,
+    pub(crate) env: OperatorEnv,
     /// The TLS flags of the HostedControlPlane's profile.
-    pub tls_args: Vec<String>,
+    pub(crate) tls_args: Vec<String>,
 }
 
 impl HostedConfig {
     /// Reads and checks every input.
-    pub fn load(files: &HostedFiles) -> Result<Self> {
+    pub(crate) fn load(files: &HostedFiles) -> Result<Self> {
         let env = operator_env::parse(&files.operator_env)?;
         let path = &files.hosted_control_plane;
         let hcp = crate::inputs::hosted_control_plane::load(path)?;
@@ -60,7 +60,7 @@ impl HostedConfig {
     }
 
     /// Puts inputs already read together.
-    pub fn new(
+    pub(crate) fn new(
         hcp: HostedControlPlane,
         path: &Utf8Path,
         images: PayloadImages,
@@ -85,14 +85,14 @@ impl HostedConfig {
     }
 
     /// The platform type.
-    pub fn platform(&self) -> HostedPlatform {
+    pub(crate) fn platform(&self) -> HostedPlatform {
         self.hcp.spec.platform.platform_type
     }
 
     /// HyperShift `azureutil.IsAroHCPByHCP`: an Azure control plane of the ARO-HCP service,
     /// told by its authentication type (`ManagedIdentities`), or by `MANAGED_SERVICE` when the
     /// HostedControlPlane has no Azure block.
-    pub fn managed_azure(&self) -> bool {
+    pub(crate) fn managed_azure(&self) -> bool {
         if self.platform() != HostedPlatform::Azure {
             return false;
         }
@@ -109,7 +109,7 @@ impl HostedConfig {
 
     /// The Secret `namespace/name` from `--credentials`, as HyperShift reads it from the
     /// management cluster; an error naming the field that names it when it is not there.
-    pub fn secret(&self, name: &str, field: &str) -> Result<&Secret> {
+    pub(crate) fn secret(&self, name: &str, field: &str) -> Result<&Secret> {
         let namespace = &self.hcp.metadata.namespace;
         let Some(credentials) = &self.credentials else {
             bail!(

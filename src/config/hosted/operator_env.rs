@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 /// The names the CCM components read (HyperShift `azureutil.IsAroHCP`,
 /// `azureutil.GetKeyVaultAuthorizedUser`, `proxy.SetEnvVars`).
-pub const OPERATOR_ENV_NAMES: &[&str] = &[
+pub(crate) const OPERATOR_ENV_NAMES: &[&str] = &[
     "MANAGED_SERVICE",
     "ARO_HCP_KEY_VAULT_USER_CLIENT_ID",
     "HTTP_PROXY",
@@ -15,26 +15,26 @@ pub const OPERATOR_ENV_NAMES: &[&str] = &[
 ];
 
 /// HyperShift `hyperv1.AroHCP`: the `MANAGED_SERVICE` value of a managed Azure control plane.
-pub const ARO_HCP: &str = "ARO-HCP";
+pub(crate) const ARO_HCP: &str = "ARO-HCP";
 
 /// The operator's environment, by name (a name given twice: the last wins, as in a shell).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OperatorEnv(BTreeMap<String, String>);
+pub(crate) struct OperatorEnv(BTreeMap<String, String>);
 
 impl OperatorEnv {
     /// The value of `name`, "" when unset (Go's `os.Getenv`).
-    pub fn get(&self, name: &str) -> &str {
+    pub(crate) fn get(&self, name: &str) -> &str {
         self.0.get(name).map_or("", String::as_str)
     }
 
     /// `MANAGED_SERVICE=ARO-HCP`.
-    pub fn is_aro_hcp(&self) -> bool {
+    pub(crate) fn is_aro_hcp(&self) -> bool {
         self.get("MANAGED_SERVICE") == ARO_HCP
     }
 }
 
 /// Parses the `--operator-env` values.
-pub fn parse(values: &[String]) -> Result<OperatorEnv> {
+pub(crate) fn parse(values: &[String]) -> Result<OperatorEnv> {
     let mut env = BTreeMap::new();
     for value in values {
         let (name, val) = value

@@ -28,7 +28,10 @@ fn openssl_to_iana(name: &str) -> Option<&'static str> {
 }
 
 /// `--tls-min-version` and `--tls-cipher-suites`, as HyperShift appends them.
-pub fn tls_args(profile: Option<&TlsSecurityProfile>, path: &Utf8Path) -> Result<Vec<String>> {
+pub(crate) fn tls_args(
+    profile: Option<&TlsSecurityProfile>,
+    path: &Utf8Path,
+) -> Result<Vec<String>> {
     let (min, ciphers): (String, Vec<String>) = match profile {
         None => profile_of("Intermediate"),
         Some(p) if p.profile_type == "Custom" => match &p.custom {

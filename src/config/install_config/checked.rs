@@ -7,49 +7,49 @@ use super::types::Proxy;
 
 /// A checked install-config with the installer's defaults applied.
 #[derive(Debug, Clone)]
-pub struct InstallConfig {
+pub(crate) struct InstallConfig {
     /// `metadata.name`.
-    pub name: String,
+    pub(crate) name: String,
     /// `baseDomain` without a trailing dot.
-    pub base_domain: String,
+    pub(crate) base_domain: String,
     /// The one platform.
-    pub platform: Platform,
+    pub(crate) platform: Platform,
     /// `controlPlane.replicas` (default 3).
-    pub control_plane_replicas: i64,
+    pub(crate) control_plane_replicas: i64,
     /// `arbiter.replicas` (default 0).
-    pub arbiter_replicas: i64,
+    pub(crate) arbiter_replicas: i64,
     /// Sum of `compute[].replicas` (each defaults to 3, or 0 for the `edge` and `arbiter` pools).
-    pub compute_replicas: i64,
+    pub(crate) compute_replicas: i64,
     /// `networking.machineNetwork[].cidr`, canonical; `None` where the installer picks a random
     /// default (PowerVS).
-    pub machine_networks: Option<Vec<String>>,
+    pub(crate) machine_networks: Option<Vec<String>>,
     /// `networking`: cluster and service networks and the network type.
-    pub networks: Networks,
+    pub(crate) networks: Networks,
     /// `proxy`.
-    pub proxy: Option<Proxy>,
+    pub(crate) proxy: Option<Proxy>,
     /// `additionalTrustBundle`.
-    pub additional_trust_bundle: String,
+    pub(crate) additional_trust_bundle: String,
     /// `additionalTrustBundlePolicy` (`Proxyonly` by default).
-    pub additional_trust_bundle_policy: String,
+    pub(crate) additional_trust_bundle_policy: String,
     /// `publish` (`External` by default).
-    pub publish: String,
+    pub(crate) publish: String,
     /// `cpuPartitioningMode: AllNodes`.
-    pub cpu_partitioning_all_nodes: bool,
+    pub(crate) cpu_partitioning_all_nodes: bool,
     /// Whether the `VSphereMultiNetworks` gate is on for this install-config's feature set.
-    pub vsphere_multi_networks: bool,
+    pub(crate) vsphere_multi_networks: bool,
     /// `featureSet` and `featureGates`.
-    pub features: feature_gate::Selection,
+    pub(crate) features: feature_gate::Selection,
     /// Whether image mirrors are configured (`imageDigestSources`, `imageContentSources`).
-    pub has_image_mirrors: bool,
+    pub(crate) has_image_mirrors: bool,
     /// The document in a canonical text form, the input of the stable infrastructure name.
-    pub canonical: String,
+    pub(crate) canonical: String,
     /// What the installer would warn about while converting deprecated fields.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 impl InstallConfig {
     /// `<name>.<baseDomain>` (`types.InstallConfig.ClusterDomain`).
-    pub fn cluster_domain(&self) -> String {
+    pub(crate) fn cluster_domain(&self) -> String {
         format!("{}.{}", self.name, self.base_domain)
     }
 }

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 
 /// Whether the installer writes a cloud-provider-config for the platform at all (it returns
 /// before writing one for None, BareMetal, External and oVirt).
-pub fn installer_writes_one(platform: &Platform) -> bool {
+pub(crate) fn installer_writes_one(platform: &Platform) -> bool {
     !matches!(
         platform,
         Platform::None | Platform::BareMetal(_) | Platform::External(_)
@@ -27,7 +27,7 @@ pub fn installer_writes_one(platform: &Platform) -> bool {
 /// installer defaults taken for facts that were not given). Facts the installer reads from its
 /// credentials or the cloud come from `facts`; when some are missing, one error names every
 /// input that would supply them.
-pub fn derive(
+pub(crate) fn derive(
     ic: &InstallConfig,
     infra_id: &str,
     ibm_instance_crn: Option<&str>,

@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
 
 /// The platform keys the installer accepts (`types.PlatformNames`, newest validation message).
-pub const PLATFORMS: &[&str] = &[
+pub(crate) const PLATFORMS: &[&str] = &[
     "aws",
     "azure",
     "baremetal",

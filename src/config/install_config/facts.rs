@@ -13,37 +13,37 @@ use std::fmt::Write as _;
 /// The `--<platform>-<fact>` flags as given (file flags as paths), before any file is read.
 #[derive(Debug, Clone, Default)]
 pub struct FactFlags {
-    pub azure_stack_endpoints: Option<Utf8PathBuf>,
-    pub ibmcloud_zones: Option<String>,
-    pub powervs_vpc_subnets: Option<String>,
-    pub openstack_external_network_id: Option<String>,
-    pub openstack_octavia: Option<bool>,
-    pub openstack_ca_cert: Option<Utf8PathBuf>,
+    pub(crate) azure_stack_endpoints: Option<Utf8PathBuf>,
+    pub(crate) ibmcloud_zones: Option<String>,
+    pub(crate) powervs_vpc_subnets: Option<String>,
+    pub(crate) openstack_external_network_id: Option<String>,
+    pub(crate) openstack_octavia: Option<bool>,
+    pub(crate) openstack_ca_cert: Option<Utf8PathBuf>,
 }
 
 /// The facts given on the command line, already read (file flags hold the file's text).
 #[derive(Debug, Clone, Default)]
-pub struct PlatformFacts {
+pub(crate) struct PlatformFacts {
     /// `--credentials`.
-    pub credentials: Option<Credentials>,
+    pub(crate) credentials: Option<Credentials>,
     /// `--azure-stack-endpoints`: the Azure Stack Hub environment JSON.
-    pub azure_stack_endpoints: Option<String>,
+    pub(crate) azure_stack_endpoints: Option<String>,
     /// `--ibmcloud-zones`.
-    pub ibmcloud_zones: Option<Vec<String>>,
+    pub(crate) ibmcloud_zones: Option<Vec<String>>,
     /// `--powervs-vpc-subnets`.
-    pub powervs_vpc_subnets: Option<Vec<String>>,
+    pub(crate) powervs_vpc_subnets: Option<Vec<String>>,
     /// `--openstack-external-network-id`.
-    pub openstack_external_network_id: Option<String>,
+    pub(crate) openstack_external_network_id: Option<String>,
     /// `--openstack-octavia`.
-    pub openstack_octavia: Option<bool>,
+    pub(crate) openstack_octavia: Option<bool>,
     /// `--openstack-ca-cert`: the PEM text.
-    pub openstack_ca_cert: Option<String>,
+    pub(crate) openstack_ca_cert: Option<String>,
 }
 
 impl PlatformFacts {
     /// The value of `key` in the first Secret of `--credentials` that has it (the installer's
     /// root Secret and the CCM's own Secret carry the same keys).
-    pub fn secret_value(&self, key: &str) -> Option<&SecretValue> {
+    pub(crate) fn secret_value(&self, key: &str) -> Option<&SecretValue> {
         self.credentials
             .as_ref()?
             .secrets
@@ -52,7 +52,7 @@ impl PlatformFacts {
     }
 
     /// The flags given, by name: checked against the platform, since each is one platform's.
-    pub fn given_flags(&self) -> Vec<&'static str> {
+    pub(crate) fn given_flags(&self) -> Vec<&'static str> {
         let mut flags = Vec::new();
         let mut add = |given: bool, flag: &'static str| {
             if given {
@@ -72,27 +72,27 @@ impl PlatformFacts {
     }
 }
 
-pub const CREDENTIALS: &str = "--credentials";
-pub const IBM_INSTANCE_CRN: &str = "--ibm-instance-crn";
-pub const AZURE_STACK_ENDPOINTS: &str = "--azure-stack-endpoints";
-pub const IBMCLOUD_ZONES: &str = "--ibmcloud-zones";
-pub const POWERVS_VPC_SUBNETS: &str = "--powervs-vpc-subnets";
-pub const OPENSTACK_EXTERNAL_NETWORK_ID: &str = "--openstack-external-network-id";
-pub const OPENSTACK_OCTAVIA: &str = "--openstack-octavia";
-pub const OPENSTACK_CA_CERT: &str = "--openstack-ca-cert";
+pub(crate) const CREDENTIALS: &str = "--credentials";
+pub(crate) const IBM_INSTANCE_CRN: &str = "--ibm-instance-crn";
+pub(crate) const AZURE_STACK_ENDPOINTS: &str = "--azure-stack-endpoints";
+pub(crate) const IBMCLOUD_ZONES: &str = "--ibmcloud-zones";
+pub(crate) const POWERVS_VPC_SUBNETS: &str = "--powervs-vpc-subnets";
+pub(crate) const OPENSTACK_EXTERNAL_NETWORK_ID: &str = "--openstack-external-network-id";
+pub(crate) const OPENSTACK_OCTAVIA: &str = "--openstack-octavia";
+pub(crate) const OPENSTACK_CA_CERT: &str = "--openstack-ca-cert";
 
 /// One input a platform needs besides the install-config.
 #[derive(Debug, Clone, Copy)]
 pub struct Need {
     /// The platform (the install-config key; `azure` with `cloudName: AzureStackCloud` is
     /// `azurestackhub`).
-    pub platform: &'static str,
+    pub(crate) platform: &'static str,
     /// The flag.
     pub input: &'static str,
     /// When it is needed.
-    pub when: &'static str,
+    pub(crate) when: &'static str,
     /// What it supplies, and the installer's default if it has one.
-    pub what: &'static str,
+    pub(crate) what: &'static str,
 }
 
 /// The flags each platform's cloud-provider-config needs (see the module comment). AWS, GCP,
@@ -214,22 +214,22 @@ pub fn markdown_table() -> String {
 
 /// The facts a derivation found missing: all are reported in one error.
 #[derive(Debug, Default)]
-pub struct Missing(Vec<(&'static str, String)>);
+pub(crate) struct Missing(Vec<(&'static str, String)>);
 
 impl Missing {
     /// Records that `input` would supply `what`.
-    pub fn need(&mut self, input: &'static str, what: impl Into<String>) {
+    pub(crate) fn need(&mut self, input: &'static str, what: impl Into<String>) {
         self.0.push((input, what.into()));
     }
 
     /// Whether nothing is missing.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The one error line: every input that would complete the config, and the alternative of
     /// giving the installer's config whole.
-    pub fn message(&self, platform: &str) -> String {
+    pub(crate) fn message(&self, platform: &str) -> String {
         let list: Vec<String> = self
             .0
             .iter()
@@ -243,7 +243,7 @@ impl Missing {
 }
 
 /// Splits a comma-separated flag value, dropping empty items.
-pub fn comma_list(value: &str) -> Vec<String> {
+pub(crate) fn comma_list(value: &str) -> Vec<String> {
     value
         .split(',')
         .map(str::trim)

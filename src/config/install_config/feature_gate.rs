@@ -24,17 +24,17 @@ const FEATURE_SETS: &[&str] = &[
 
 /// `featureSet` and `featureGates`, checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// `featureSet` (`""` is the Default set).
-    pub feature_set: String,
+    pub(crate) feature_set: String,
     /// The gates `featureGates` turns on and off (CustomNoUpgrade only), in their order.
-    pub enabled: Vec<String>,
-    pub disabled: Vec<String>,
+    pub(crate) enabled: Vec<String>,
+    pub(crate) disabled: Vec<String>,
 }
 
 impl Selection {
     /// Whether `gate`, which the fixed sets `sets` enable, is on for this install-config.
-    pub fn is_enabled(&self, gate: &str, sets: &[&str]) -> bool {
+    pub(crate) fn is_enabled(&self, gate: &str, sets: &[&str]) -> bool {
         if self.feature_set == "CustomNoUpgrade" {
             self.enabled.iter().any(|name| name == gate)
         } else {
@@ -43,7 +43,7 @@ impl Selection {
     }
 
     /// How the install-config names its feature set, for messages.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         if self.feature_set.is_empty() {
             "the Default feature set (no featureSet)".into()
         } else {
@@ -54,7 +54,7 @@ impl Selection {
     /// The `FeatureGate` the installer writes (`yaml.Marshal` of `configv1.FeatureGate`):
     /// `featureSet` and the custom lists are omitempty, `status.featureGates` is not (`null`;
     /// bootkube fills it in the cluster).
-    pub fn manifest(&self) -> Value {
+    pub(crate) fn manifest(&self) -> Value {
         let mut spec = json!({});
         if !self.feature_set.is_empty() {
             spec["featureSet"] = json!(self.feature_set);
@@ -80,7 +80,7 @@ impl Selection {
 }
 
 /// Checks `featureSet` and `featureGates`.
-pub fn parse(feature_set: &str, feature_gates: &[String]) -> Result<Selection> {
+pub(crate) fn parse(feature_set: &str, feature_gates: &[String]) -> Result<Selection> {
     if !FEATURE_SETS.contains(&feature_set) {
         bail!(
             "featureSet: {feature_set:?}: supported values: {}",

@@ -16,11 +16,14 @@ use std::borrow::Cow;
 
 /// How an object's keys reach a struct's fields (`fields`, the JSON names serde hands over):
 /// each entry renamed to the field it decodes into, in the order they are decoded.
-pub type KeyMatch =
+pub(crate) type KeyMatch =
     for<'v> fn(&'v Map<String, Value>, &'static [&'static str]) -> Vec<(String, Cow<'v, Value>)>;
 
 /// Decodes `T` from `value`, each struct's keys matched to its fields by `keys`.
-pub fn from_value<T: DeserializeOwned>(value: &Value, keys: KeyMatch) -> Result<T, PathError> {
+pub(crate) fn from_value<T: DeserializeOwned>(
+    value: &Value,
+    keys: KeyMatch,
+) -> Result<T, PathError> {
     T::deserialize(Decoder {
         value: Cow::Borrowed(value),
         keys,
@@ -29,7 +32,7 @@ pub fn from_value<T: DeserializeOwned>(value: &Value, keys: KeyMatch) -> Result<
 
 /// A decoding error and the path of the field it is about.
 #[derive(Debug)]
-pub struct PathError {
+pub(crate) struct PathError {
     /// The segments, innermost first.
     rev_path: Vec<Segment>,
     message: String,
@@ -43,7 +46,7 @@ enum Segment {
 
 impl PathError {
     /// The path of the field: keys joined by `.`, list items as `[i]`, `.` for the whole value.
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         if self.rev_path.is_empty() {
             return ".".to_string();
         }
@@ -67,7 +70,7 @@ impl PathError {
     }
 
     /// The error without its path.
-    pub fn message(&self) -> &str {
+    pub(crate) fn message(&self) -> &str {
         &self.message
     }
 

@@ -28,7 +28,7 @@ use std::borrow::Cow;
 
 /// Decodes `T` from `value` with the installer's key matching; the error carries the path of
 /// the field, named as the installer names it (its JSON name, whatever case the key was in).
-pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, PathError> {
+pub(crate) fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, PathError> {
     go_decoder::from_value(value, group)
 }
 
@@ -44,7 +44,7 @@ fn fold(c: char) -> char {
 }
 
 /// Whether `key` equals the field name `name` under Go's folding (`bytes.EqualFold`).
-pub fn fold_eq(key: &str, name: &str) -> bool {
+pub(crate) fn fold_eq(key: &str, name: &str) -> bool {
     let mut key = key.chars().map(fold);
     let mut name = name.chars().map(fold);
     loop {
@@ -58,7 +58,7 @@ pub fn fold_eq(key: &str, name: &str) -> bool {
 
 /// The field `key` decodes into: the one named exactly so, else the first (in declaration
 /// order, as `encoding/json` builds `byFoldedName`) whose name folds equal to it.
-pub fn field_for<'f>(key: &str, fields: &[&'f str]) -> Option<&'f str> {
+pub(crate) fn field_for<'f>(key: &str, fields: &[&'f str]) -> Option<&'f str> {
     fields
         .iter()
         .find(|name| **name == key)
@@ -70,7 +70,7 @@ pub fn field_for<'f>(key: &str, fields: &[&'f str]) -> Option<&'f str> {
 /// `fields`: the keys in byte order, each renamed to the field it matches (keys that match
 /// none keep their own name), the values of keys that reach the same field merged in that
 /// order. Keeps the order in which fields are first reached.
-pub fn group<'v>(
+pub(crate) fn group<'v>(
     map: &'v Map<String, Value>,
     fields: &[&'static str],
 ) -> Vec<(String, Cow<'v, Value>)> {

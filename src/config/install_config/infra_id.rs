@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 
 /// `maxLen` in clusterid.go: resources named from the InfraID add suffixes such as `-ext` or
 /// `-ctlp`, and most cloud name limits are about 32 characters.
-pub const MAX_LEN: usize = 27;
+pub(crate) const MAX_LEN: usize = 27;
 
 /// Length of the suffix (`randomLen`).
 const SUFFIX_LEN: usize = 5;
@@ -19,7 +19,7 @@ const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 /// The part of the InfraID taken from the cluster name (clusterid.go): every character other than
 /// `[A-Za-z0-9-]` becomes `-`, runs of `-` collapse to one, the result is cut to
 /// `MAX_LEN - (SUFFIX_LEN + 1)` characters and trailing `-` are trimmed.
-pub fn base(cluster_name: &str) -> String {
+pub(crate) fn base(cluster_name: &str) -> String {
     let mut cleaned = String::with_capacity(cluster_name.len());
     for c in cluster_name.chars() {
         let c = if c.is_ascii_alphanumeric() || c == '-' {
@@ -39,7 +39,7 @@ pub fn base(cluster_name: &str) -> String {
 
 /// A stable stand-in for the installer's random suffix: 5 characters of the same alphabet, taken
 /// from a 64-bit FNV-1a hash of `content`.
-pub fn stable_suffix(content: &[u8]) -> String {
+pub(crate) fn stable_suffix(content: &[u8]) -> String {
     // FNV-1a: fixed constants, so the suffix never changes between builds or Rust versions
     // (std's DefaultHasher makes no such promise).
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -62,7 +62,7 @@ pub fn stable_suffix(content: &[u8]) -> String {
 /// generates it); the API documents `status.infrastructureName` as at most 27 characters of
 /// letters, digits and `-`, and the installer's own names are lower-case DNS labels (the cluster
 /// name is a lower-case DNS subdomain). Both rules apply.
-pub fn check(name: &str) -> Result<()> {
+pub(crate) fn check(name: &str) -> Result<()> {
     if name.len() > MAX_LEN {
         bail!(
             "{name:?} is {} characters long; an infrastructure name has at most {MAX_LEN}",

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 /// The Infrastructure, with `spec.cloudConfig` pointing at the cloud-provider-config when the
 /// installer writes one.
-pub fn derive(
+pub(crate) fn derive(
     ic: &InstallConfig,
     infra_id: &str,
     writes_cloud_config: bool,
@@ -57,7 +57,7 @@ pub fn derive(
 /// `determineTopologies` (newest rule): 1 control-plane replica is SingleReplica, 2 DualReplica
 /// (HighlyAvailableArbiter with arbiter replicas), else HighlyAvailable; the infrastructure is
 /// SingleReplica only for a single-node control plane with no workers.
-pub fn topologies(ic: &InstallConfig) -> (&'static str, &'static str) {
+pub(crate) fn topologies(ic: &InstallConfig) -> (&'static str, &'static str) {
     let mut control_plane = match ic.control_plane_replicas {
         1 => "SingleReplica",
         2 => "DualReplica",
@@ -107,6 +107,8 @@ fn members(platform: PlatformType, spec: Option<Value>, status: Option<Value>) -
     }
 }
 
+// Reads better whole: one arm per platform, each the installer's platform status for it, read
+// side by side.
 fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Members> {
     Ok(match &ic.platform {
         Platform::Aws(p) => members(PlatformType::Aws, Some(aws_spec(p)), Some(aws_status(p))),
@@ -313,7 +315,7 @@ fn required_crn<'a>(crn: Option<&'a str>, publish: &str, key: &str) -> Result<&'
 /// installer, `pkg/types/nutanix/validation/platform.go` checks only the UUID, endpoint address
 /// and port, and `GetInfrastructureNutanixPlatformSpec` looks the name up by UUID when it is
 /// empty).
-pub fn check_emittable(ic: &InstallConfig) -> Result<()> {
+pub(crate) fn check_emittable(ic: &InstallConfig) -> Result<()> {
     if let Platform::Nutanix(p) = &ic.platform
         && p.prism_elements
             .first()
@@ -328,7 +330,7 @@ pub fn check_emittable(ic: &InstallConfig) -> Result<()> {
 
 /// Checks a CRN given on the command line (`crn:v1:…`, no characters that could leave the
 /// YAML string).
-pub fn check_crn(crn: &str) -> Result<()> {
+pub(crate) fn check_crn(crn: &str) -> Result<()> {
     if !crn.starts_with("crn:")
         || !crn
             .bytes()

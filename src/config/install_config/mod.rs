@@ -28,10 +28,9 @@ mod platform;
 mod vips;
 mod vsphere;
 
-pub use checked::InstallConfig;
-pub use decode::PLATFORMS;
-pub use infrastructure::check_crn;
-pub use platform::{Gated, Platform};
+pub(crate) use checked::InstallConfig;
+pub(crate) use infrastructure::check_crn;
+pub(crate) use platform::{Gated, Platform};
 mod proxy;
 mod types;
 
@@ -41,54 +40,62 @@ use decode::typed;
 use serde_json::Value;
 use types::Document;
 
-pub use types::{
-    Aws, Azure, External, Gcp, IbmCloud, LoadBalancer, Nutanix, OpenStack, PowerVs,
-    ServiceEndpoint, VSphere, Vips,
+pub(crate) use types::{
+    Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
+    Vips,
 };
 
 /// The install-config `apiVersion` this tool understands (`types.InstallConfigVersion`).
-pub const VERSION: &str = "v1";
+pub(crate) const VERSION: &str = "v1";
 
-/// What the command line adds to the install-config.
+/// What the command line says about deriving from the install-config.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub struct Flags {
     /// `--infrastructure-name`.
-    pub infrastructure_name: Option<String>,
+    pub(crate) infrastructure_name: Option<String>,
     /// `--ibm-instance-crn`: the CIS (publish External) or DNS Services (publish Internal)
     /// instance CRN the installer looks up online for IBM Cloud and PowerVS.
-    pub ibm_instance_crn: Option<String>,
-    /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
-    pub cloud_config_given: bool,
+    pub(crate) ibm_instance_crn: Option<String>,
     /// Whether `--emit-infrastructure` writes the derived objects (then the fields only they
     /// carry are required too: [`infrastructure::check_emittable`]).
-    pub emit_infrastructure: bool,
+    pub(crate) emit_infrastructure: bool,
+}
+
+/// What deriving takes besides the install-config: the command line's [`Flags`], and what
+/// loading the other inputs found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    /// The command line's flags.
+    pub(crate) flags: Flags,
+    /// Whether `--cloud-config` was given (then the cloud provider config is not derived).
+    pub(crate) cloud_config_given: bool,
     /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
     /// credentials or the cloud for the cloud provider config.
-    pub facts: facts::PlatformFacts,
+    pub(crate) facts: facts::PlatformFacts,
 }
 
 /// What the installer would write, derived from an install-config.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Derived {
+pub(crate) struct Derived {
     /// `manifests/cluster-infrastructure-02-config.yml`.
-    pub infrastructure: Value,
+    pub(crate) infrastructure: Value,
     /// `manifests/cloud-provider-config.yaml`, when the installer writes one (and
     /// `--cloud-config` was not given).
-    pub cloud_provider_config: Option<Value>,
+    pub(crate) cloud_provider_config: Option<Value>,
     /// `manifests/cluster-proxy-01-config.yaml`.
-    pub proxy: Value,
+    pub(crate) proxy: Value,
     /// `manifests/cluster-network-02-config.yml`.
-    pub network: Value,
+    pub(crate) network: Value,
     /// `openshift/99_feature-gate.yaml`: the FeatureGate of `featureSet` and `featureGates`.
-    pub feature_gate: Value,
+    pub(crate) feature_gate: Value,
     /// How the install-config names its feature set, for messages.
-    pub feature_set: String,
+    pub(crate) feature_set: String,
     /// The fields whose feature gate depends on the release, for the check against the
     /// install-config's feature set at the release in force.
-    pub gated: Vec<Gated>,
+    pub(crate) gated: Vec<Gated>,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 impl Derived {
@@ -96,7 +103,7 @@ impl Derived {
     /// ConfigMap when derived, then the Proxy, the Network and the FeatureGate): what
     /// `--emit-infrastructure` writes. Each `--infrastructure`, `--cloud-config`, `--proxy`,
     /// `--network` and `--feature-gate` picks its object out of it by kind.
-    pub fn to_yaml_stream(&self) -> Result<String> {
+    pub(crate) fn to_yaml_stream(&self) -> Result<String> {
         let mut out = ccm_catalogue::yaml::to_string(&self.infrastructure)?;
         for object in self.cloud_provider_config.iter().chain([
             &self.proxy,
@@ -114,13 +121,13 @@ impl Derived {
 /// `kube-system/cluster-config-v1` ConfigMap that carries it under `data.install-config` (what
 /// installer `pkg/asset/manifests/operators.go` writes as `manifests/cluster-config.yaml`, and
 /// what bootkube hands to the etcd and machine-config renders).
-pub fn load(path: &Utf8Path) -> Result<InstallConfig> {
+pub(crate) fn load(path: &Utf8Path) -> Result<InstallConfig> {
     let text = crate::inputs::read_text(path)?;
     parse_text(&text, path)
 }
 
 /// [`load`] on text already read (`path` only names it in errors).
-pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
+pub(crate) fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     let mut docs = crate::inputs::parse_documents(text, path)?;
     if docs.len() != 1 {
         bail!(
@@ -152,14 +159,8 @@ pub fn parse_text(text: &str, path: &Utf8Path) -> Result<InstallConfig> {
     parse(&docs.remove(0)).with_context(|| origin.clone())
 }
 
-/// Checks a parsed install-config as the installer's validation does for the fields read here
-/// and applies the installer's defaults.
-pub fn parse(doc: &Value) -> Result<InstallConfig> {
-    if !doc.is_object() {
-        bail!("not an install-config (expected a mapping at the top level)");
-    }
-    let d: Document = typed(doc, "")?;
-    // installconfig.go ValidateInstallConfig: the version is checked before anything else.
+/// installconfig.go ValidateInstallConfig: the version is checked before anything else.
+fn check_version(d: &Document) -> Result<()> {
     if d.api_version.is_empty() {
         bail!("apiVersion: install-config version required");
     }
@@ -169,13 +170,11 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
             d.api_version
         );
     }
-    let mut notes = Vec::new();
-    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
-    let platform = platform::parse(&d, &mut notes)?;
-    // Before the networks: a dual-stack example without its feature set is refused naming the
-    // gate, as the installer's feature-gate validation does, not the networks.
-    platform::check_gates(&platform, &features)?;
-    platform::check_cluster_name(&d.metadata.name, &platform)?;
+    Ok(())
+}
+
+/// `baseDomain` without a trailing dot, checked alone and under the cluster's name.
+fn base_domain(d: &Document) -> Result<&str> {
     let base_domain = d.base_domain.strip_suffix('.').unwrap_or(&d.base_domain);
     if base_domain.is_empty() {
         bail!("baseDomain: required");
@@ -184,9 +183,27 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
     let cluster_domain = format!("{}.{base_domain}", d.metadata.name);
     ccm_catalogue::validate::dns_subdomain(&cluster_domain)
         .with_context(|| format!("baseDomain: {cluster_domain:?}"))?;
+    Ok(base_domain)
+}
 
-    let (control_plane_replicas, arbiter_replicas, compute_replicas) =
-        replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
+/// Checks a parsed install-config as the installer's validation does for the fields read here
+/// and applies the installer's defaults.
+pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
+    if !doc.is_object() {
+        bail!("not an install-config (expected a mapping at the top level)");
+    }
+    let d: Document = typed(doc, "")?;
+    check_version(&d)?;
+    let mut notes = Vec::new();
+    let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
+    let platform = platform::parse(&d, &mut notes)?;
+    // Before the networks: a dual-stack example without its feature set is refused naming the
+    // gate, as the installer's feature-gate validation does, not the networks.
+    platform::check_gates(&platform, &features)?;
+    platform::check_cluster_name(&d.metadata.name, &platform)?;
+    let base_domain = base_domain(&d)?;
+
+    let replicas = replicas(&d, matches!(platform, Platform::BareMetal(_)))?;
     let networking = d.networking.clone().unwrap_or_default();
     let machine_networks = machine_networks(&networking, &platform)?;
     let networks = network::parse(&networking, &platform, machine_networks.as_deref())?;
@@ -225,9 +242,9 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
         name: d.metadata.name.clone(),
         base_domain: base_domain.to_string(),
         platform,
-        control_plane_replicas,
-        arbiter_replicas,
-        compute_replicas,
+        control_plane_replicas: replicas.control_plane,
+        arbiter_replicas: replicas.arbiter,
+        compute_replicas: replicas.compute,
         machine_networks,
         networks,
         proxy: d.proxy.clone(),
@@ -246,9 +263,9 @@ pub fn parse(doc: &Value) -> Result<InstallConfig> {
 
 /// Derives the installer's objects. Pure: the same install-config and options give the same
 /// objects.
-pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
+pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
     let mut notes = ic.notes.clone();
-    let infra_id = if let Some(name) = &options.infrastructure_name {
+    let infra_id = if let Some(name) = &options.flags.infrastructure_name {
         infra_id::check(name).context("--infrastructure-name")?;
         name.clone()
     } else {
@@ -268,13 +285,13 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         let (config_map, derive_notes) = cloud_provider_config::derive(
             ic,
             &infra_id,
-            options.ibm_instance_crn.as_deref(),
+            options.flags.ibm_instance_crn.as_deref(),
             &options.facts,
         )?;
         notes.extend(derive_notes);
         config_map
     };
-    if options.emit_infrastructure {
+    if options.flags.emit_infrastructure {
         infrastructure::check_emittable(ic)?;
     }
     let writes_cloud_config = cloud_provider_config::installer_writes_one(&ic.platform);
@@ -282,7 +299,7 @@ pub fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         ic,
         &infra_id,
         writes_cloud_config,
-        options.ibm_instance_crn.as_deref(),
+        options.flags.ibm_instance_crn.as_deref(),
     )?);
     let proxy = sort_keys(proxy::derive(ic)?);
     if let Platform::External(p) = &ic.platform
@@ -323,10 +340,18 @@ fn sort_keys(value: Value) -> Value {
     }
 }
 
+/// How many machines of each role the install-config asks for.
+struct Replicas {
+    control_plane: i64,
+    arbiter: i64,
+    /// Every compute pool's, added up.
+    compute: i64,
+}
+
 /// Control plane, arbiter and compute replicas, with the installer's defaults
 /// (`pkg/types/defaults`: 3 for the control plane and for compute pools, 0 for the `edge` and
 /// `arbiter` pools, and on bare metal the hosts that are not masters).
-fn replicas(d: &Document, bare_metal: bool) -> Result<(i64, i64, i64)> {
+fn replicas(d: &Document, bare_metal: bool) -> Result<Replicas> {
     let control_plane = d
         .control_plane
         .as_ref()
@@ -377,7 +402,11 @@ fn replicas(d: &Document, bare_metal: bool) -> Result<(i64, i64, i64)> {
     if d.bootstrap_in_place.is_some() && compute != 0 {
         bail!("compute[0].replicas: {compute}: bootstrap in place requires 0 compute replicas");
     }
-    Ok((control_plane, arbiter, compute))
+    Ok(Replicas {
+        control_plane,
+        arbiter,
+        compute,
+    })
 }
 
 fn cidrs<'a>(

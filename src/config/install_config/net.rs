@@ -7,11 +7,11 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// A parsed CIDR.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cidr {
+pub(crate) struct Cidr {
     /// The network address.
-    pub ip: IpAddr,
+    pub(crate) ip: IpAddr,
     /// The prefix length.
-    pub prefix: u8,
+    pub(crate) prefix: u8,
 }
 
 impl std::fmt::Display for Cidr {
@@ -22,7 +22,7 @@ impl std::fmt::Display for Cidr {
 
 impl Cidr {
     /// The `n`-th address of the network (go-cidr `cidr.Host`), for the OpenStack VIP defaults.
-    pub fn host(&self, n: u8) -> Result<IpAddr> {
+    pub(crate) fn host(&self, n: u8) -> Result<IpAddr> {
         match self.ip {
             IpAddr::V4(ip) => {
                 let size = 1u64 << (32 - u32::from(self.prefix));
@@ -43,7 +43,7 @@ impl Cidr {
 
 /// Parses `a.b.c.d/n` or `x::/n`; the address must be the network address, as the installer's
 /// validation requires ("invalid network address").
-pub fn parse_cidr(text: &str) -> Result<Cidr> {
+pub(crate) fn parse_cidr(text: &str) -> Result<Cidr> {
     let (ip, prefix) = text
         .split_once('/')
         .ok_or_else(|| anyhow!("{text:?} is not a CIDR (address/prefix)"))?;
@@ -71,7 +71,7 @@ pub fn parse_cidr(text: &str) -> Result<Cidr> {
 }
 
 /// Checks an IP address (a VIP).
-pub fn parse_ip(text: &str) -> Result<IpAddr> {
+pub(crate) fn parse_ip(text: &str) -> Result<IpAddr> {
     text.parse()
         .map_err(|_| anyhow!("{text:?} is not an IP address"))
 }

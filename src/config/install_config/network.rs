@@ -21,27 +21,27 @@ const DEFAULT_NETWORK_TYPE: &str = "OVNKubernetes";
 
 /// One `networking.clusterNetwork` entry, converted and defaulted.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClusterNetwork {
+pub(crate) struct ClusterNetwork {
     /// The CIDR, canonical.
-    pub cidr: String,
+    pub(crate) cidr: String,
     /// `hostPrefix` (0 when unset and the network plugin does not use it).
-    pub host_prefix: u32,
+    pub(crate) host_prefix: u32,
 }
 
 /// The networks the `Network` is written from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Networks {
+pub(crate) struct Networks {
     /// `networking.clusterNetwork`.
-    pub cluster: Vec<ClusterNetwork>,
+    pub(crate) cluster: Vec<ClusterNetwork>,
     /// `networking.serviceNetwork`, canonical.
-    pub service: Vec<String>,
+    pub(crate) service: Vec<String>,
     /// `networking.networkType`.
-    pub network_type: String,
+    pub(crate) network_type: String,
 }
 
 /// Converts, defaults and checks `networking` (all but the machine networks, which the caller
 /// has read: they take part in the IP family checks).
-pub fn parse(
+pub(crate) fn parse(
     n: &types::Networking,
     platform: &Platform,
     machine: Option<&[String]>,
@@ -261,21 +261,7 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
             }
         }
     } else if services.v6 {
-        match platform {
-            Platform::BareMetal(_)
-            | Platform::VSphere(_)
-            | Platform::OpenStack(_)
-            | Platform::Nutanix(_)
-            | Platform::None
-            | Platform::External(_) => {}
-            Platform::Azure(p) if p.cloud_name == "AzureStackCloud" => {
-                bail!("networking: Azure Stack does not support IPv6")
-            }
-            other => bail!(
-                "networking: single-stack IPv6 is not supported for this platform ({})",
-                other.key()
-            ),
-        }
+        check_single_stack_v6(platform)?;
     } else if n.service.len() > 1 {
         bail!(
             "networking.serviceNetwork: {:?}: only one service network can be specified",
@@ -283,6 +269,25 @@ fn check_ip_families(n: &Networks, platform: &Platform, machine: &[String]) -> R
         );
     }
     Ok(())
+}
+
+/// Single-stack IPv6: only on the platforms that support it.
+fn check_single_stack_v6(platform: &Platform) -> Result<()> {
+    match platform {
+        Platform::BareMetal(_)
+        | Platform::VSphere(_)
+        | Platform::OpenStack(_)
+        | Platform::Nutanix(_)
+        | Platform::None
+        | Platform::External(_) => Ok(()),
+        Platform::Azure(p) if p.cloud_name == "AzureStackCloud" => {
+            bail!("networking: Azure Stack does not support IPv6")
+        }
+        other => bail!(
+            "networking: single-stack IPv6 is not supported for this platform ({})",
+            other.key()
+        ),
+    }
 }
 
 /// Dual-stack networks on AWS and Azure, which the newest installer accepts with a dual-stack
@@ -337,7 +342,7 @@ fn cloud_dual_stack(
 /// The `Network` the installer writes (`pkg/asset/manifests/network.go`): the cluster and
 /// service networks and the network type in `spec`, all Service external IPs blocked
 /// (`externalIP.policy: {}`), and an empty `status` (the network operator fills it).
-pub fn derive(n: &Networks) -> Value {
+pub(crate) fn derive(n: &Networks) -> Value {
     let cluster: Vec<Value> = n
         .cluster
         .iter()

@@ -18,11 +18,11 @@ use serde_json::Value;
 
 /// install-config `platform.external.cloudControllerManager` and Infrastructure
 /// `status.platformStatus.external.cloudControllerManager.state` for a CCM the user brings.
-pub const CCM_EXTERNAL: &str = "External";
+pub(crate) const CCM_EXTERNAL: &str = "External";
 
 /// The platform section, typed.
 #[derive(Debug, Clone)]
-pub enum Platform {
+pub(crate) enum Platform {
     Aws(Aws),
     Azure(Azure),
     BareMetal(Vips),
@@ -39,7 +39,7 @@ pub enum Platform {
 
 impl Platform {
     /// The install-config key.
-    pub fn key(&self) -> &'static str {
+    pub(crate) fn key(&self) -> &'static str {
         match self {
             Self::Aws(_) => "aws",
             Self::Azure(_) => "azure",
@@ -91,7 +91,9 @@ fn the_one(d: &Document) -> Result<(String, Value)> {
 
 /// Reads the one platform of the document (`notes` gets the deprecation warnings of its
 /// conversion).
-pub fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
+// Reads better whole: one arm per platform key, each its decoding and required fields, read
+// side by side.
+pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
     let (key, value) = the_one(d)?;
     let key = key.as_str();
     let at = format!("platform.{key}");
@@ -214,7 +216,7 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
 /// @f49ad008): `IPv4` is the default (`pkg/types/aws/defaults/platform.go` @de982f13
 /// `SetPlatformDefaults`; Azure's Infrastructure carries `IPv4` by default too,
 /// `pkg/asset/manifests/infrastructure_test.go` @47dadcef).
-pub const IP_FAMILIES: &[&str] = &["IPv4", "DualStackIPv4Primary", "DualStackIPv6Primary"];
+pub(crate) const IP_FAMILIES: &[&str] = &["IPv4", "DualStackIPv4Primary", "DualStackIPv6Primary"];
 
 /// The feature sets that enable `AWSDualStackInstall` and `AzureDualStackInstall`
 /// (`openshift/api` `features/features.go` @5470873f: `enableIn(DevPreviewNoUpgrade,
@@ -222,7 +224,7 @@ pub const IP_FAMILIES: &[&str] = &["IPv4", "DualStackIPv4Primary", "DualStackIPv
 const DUAL_STACK_SETS: &[&str] = &["TechPreviewNoUpgrade", "DevPreviewNoUpgrade"];
 
 /// `IPFamily.DualStackEnabled`.
-pub fn is_dual_stack(ip_family: &str) -> bool {
+pub(crate) fn is_dual_stack(ip_family: &str) -> bool {
     ip_family.starts_with("DualStack")
 }
 
@@ -246,7 +248,7 @@ fn ip_family(value: &mut String, at: &str) -> Result<()> {
 
 impl Platform {
     /// `platform.<aws|azure>.ipFamily` with the gate that guards its dual-stack values.
-    pub fn ip_family(&self) -> Option<(&str, &'static str)> {
+    pub(crate) fn ip_family(&self) -> Option<(&str, &'static str)> {
         match self {
             Self::Aws(p) => Some((p.ip_family.as_str(), "AWSDualStackInstall")),
             Self::Azure(p) => Some((p.ip_family.as_str(), "AzureDualStackInstall")),
@@ -261,7 +263,10 @@ impl Platform {
 /// `AWSDualStackInstall` or `AzureDualStackInstall`. The installer's message says "this field is
 /// protected by the <gate> feature gate"; the one here also names the feature sets that turn it
 /// on.
-pub fn check_gates(platform: &Platform, features: &super::feature_gate::Selection) -> Result<()> {
+pub(crate) fn check_gates(
+    platform: &Platform,
+    features: &super::feature_gate::Selection,
+) -> Result<()> {
     let Some((family, gate)) = platform.ip_family() else {
         return Ok(());
     };
@@ -280,20 +285,20 @@ pub fn check_gates(platform: &Platform, features: &super::feature_gate::Selectio
 /// (the installer of each release checks it against its own openshift/api): checked once the
 /// release is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gated {
+pub(crate) struct Gated {
     /// The field's path, as errors name it.
-    pub field: String,
+    pub(crate) field: String,
     /// Its value.
-    pub value: String,
+    pub(crate) value: String,
     /// The gate that must be on.
-    pub gate: &'static str,
+    pub(crate) gate: &'static str,
 }
 
 /// The release-dependent gates the platform section needs (installer
 /// `pkg/types/vsphere/validation/featuregates.go` `GatedFeatures`): `VSphereHostVMGroupZonal`
 /// when a vSphere failure domain has `zoneType: HostGroup` or a `topology.hostGroup`. The
 /// first such field is named.
-pub fn release_gated(platform: &Platform) -> Vec<Gated> {
+pub(crate) fn release_gated(platform: &Platform) -> Vec<Gated> {
     let Platform::VSphere(p) = platform else {
         return Vec::new();
     };
@@ -359,7 +364,7 @@ fn https_url(url: &str) -> Result<()> {
 /// leave room for `*.apps` written as `\052.apps`), `ClusterName1035` on GCP and Azure (starts
 /// with a lower-case letter), `GCPClusterName` (no "goog" prefix, no "google" look-alike), and
 /// on the on-premise platforms no `.` (their DNS and VIP names are built from it).
-pub fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
+pub(crate) fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
     let bad = |why: String| anyhow!("metadata.name: {name:?}: {why}");
     if name.is_empty() {
         return Err(anyhow!("metadata.name: required"));
@@ -413,7 +418,7 @@ pub fn check_cluster_name(name: &str, platform: &Platform) -> Result<()> {
 }
 
 /// The publish strategies each platform supports (`validatePublishingStrategy`).
-pub fn check_publish(publish: &str, platform: &Platform) -> Result<()> {
+pub(crate) fn check_publish(publish: &str, platform: &Platform) -> Result<()> {
     match publish {
         "External" => Ok(()),
         "Internal" => match platform {

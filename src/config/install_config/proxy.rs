@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 /// Checks `proxy:` (installconfig.go validateProxy).
-pub fn check(p: &types::Proxy) -> Result<()> {
+pub(crate) fn check(p: &types::Proxy) -> Result<()> {
     if p.http_proxy.is_empty() && p.https_proxy.is_empty() {
         bail!("proxy: must include httpProxy or httpsProxy");
     }
@@ -22,7 +22,7 @@ pub fn check(p: &types::Proxy) -> Result<()> {
 }
 
 /// The Proxy object.
-pub fn derive(ic: &InstallConfig) -> Result<Value> {
+pub(crate) fn derive(ic: &InstallConfig) -> Result<Value> {
     let mut spec = json!({});
     if let Some(p) = &ic.proxy {
         for (k, v) in [

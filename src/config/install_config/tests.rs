@@ -134,7 +134,10 @@ fn stable_name_is_deterministic_and_said() {
     let given = derive(
         &ic,
         &Options {
-            infrastructure_name: Some("mycluster-7xk2p".into()),
+            flags: Flags {
+                infrastructure_name: Some("mycluster-7xk2p".into()),
+                ..Flags::default()
+            },
             ..Options::default()
         },
     )

@@ -21,238 +21,238 @@ where
 /// The document, without `platform` (read per platform, see [`super::Platform`]).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Document {
+pub(crate) struct Document {
     #[serde(default, deserialize_with = "nullable")]
-    pub api_version: String,
+    pub(crate) api_version: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub metadata: Metadata,
+    pub(crate) metadata: Metadata,
     #[serde(default, deserialize_with = "nullable")]
-    pub base_domain: String,
+    pub(crate) base_domain: String,
     #[serde(default)]
-    pub control_plane: Option<MachinePool>,
+    pub(crate) control_plane: Option<MachinePool>,
     #[serde(default)]
-    pub arbiter: Option<MachinePool>,
+    pub(crate) arbiter: Option<MachinePool>,
     #[serde(default, deserialize_with = "nullable")]
-    pub compute: Vec<MachinePool>,
+    pub(crate) compute: Vec<MachinePool>,
     #[serde(default)]
-    pub networking: Option<Networking>,
+    pub(crate) networking: Option<Networking>,
     /// Keys matched to the platform names in `super::platform`, which refuses unknown ones.
     #[serde(default, deserialize_with = "nullable")]
-    pub platform: Map<String, Value>,
+    pub(crate) platform: Map<String, Value>,
     #[serde(default)]
-    pub proxy: Option<Proxy>,
+    pub(crate) proxy: Option<Proxy>,
     #[serde(default, deserialize_with = "nullable")]
-    pub additional_trust_bundle: String,
+    pub(crate) additional_trust_bundle: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub additional_trust_bundle_policy: String,
+    pub(crate) additional_trust_bundle_policy: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub publish: String,
+    pub(crate) publish: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub cpu_partitioning_mode: String,
+    pub(crate) cpu_partitioning_mode: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub feature_set: String,
+    pub(crate) feature_set: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub feature_gates: Vec<String>,
+    pub(crate) feature_gates: Vec<String>,
     #[serde(default)]
-    pub bootstrap_in_place: Option<Value>,
+    pub(crate) bootstrap_in_place: Option<Value>,
     #[serde(default, deserialize_with = "nullable")]
-    pub image_digest_sources: Vec<Value>,
+    pub(crate) image_digest_sources: Vec<Value>,
     #[serde(default, deserialize_with = "nullable")]
-    pub image_content_sources: Vec<Value>,
+    pub(crate) image_content_sources: Vec<Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct Metadata {
+pub(crate) struct Metadata {
     #[serde(default, deserialize_with = "nullable")]
-    pub name: String,
+    pub(crate) name: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct MachinePool {
+pub(crate) struct MachinePool {
     #[serde(default, deserialize_with = "nullable")]
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default)]
-    pub replicas: Option<i64>,
+    pub(crate) replicas: Option<i64>,
     /// `platform.<name>`: read only for the IBM Cloud zones.
     #[serde(default, deserialize_with = "nullable")]
-    pub platform: Map<String, Value>,
+    pub(crate) platform: Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Networking {
+pub(crate) struct Networking {
     #[serde(default, deserialize_with = "nullable")]
-    pub machine_network: Vec<CidrEntry>,
+    pub(crate) machine_network: Vec<CidrEntry>,
     #[serde(default, deserialize_with = "nullable")]
-    pub cluster_network: Vec<ClusterNetworkEntry>,
+    pub(crate) cluster_network: Vec<ClusterNetworkEntry>,
     #[serde(default, deserialize_with = "nullable")]
-    pub service_network: Vec<String>,
+    pub(crate) service_network: Vec<String>,
     #[serde(default, deserialize_with = "nullable")]
-    pub network_type: String,
+    pub(crate) network_type: String,
     /// Deprecated forms the installer still converts (`pkg/types/conversion`).
     #[serde(default, rename = "machineCIDR", deserialize_with = "nullable")]
-    pub machine_cidr: String,
+    pub(crate) machine_cidr: String,
     #[serde(default, rename = "serviceCIDR", deserialize_with = "nullable")]
-    pub service_cidr: String,
+    pub(crate) service_cidr: String,
     #[serde(default, rename = "clusterNetworks", deserialize_with = "nullable")]
-    pub deprecated_cluster_networks: Vec<ClusterNetworkEntry>,
+    pub(crate) deprecated_cluster_networks: Vec<ClusterNetworkEntry>,
     #[serde(default, rename = "type", deserialize_with = "nullable")]
-    pub deprecated_type: String,
+    pub(crate) deprecated_type: String,
 }
 
 /// `networking.clusterNetwork[]` (`types.ClusterNetworkEntry`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterNetworkEntry {
+pub(crate) struct ClusterNetworkEntry {
     #[serde(default, deserialize_with = "nullable")]
-    pub cidr: String,
+    pub(crate) cidr: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub host_prefix: i64,
+    pub(crate) host_prefix: i64,
     /// Deprecated; converted to `hostPrefix` (the CIDR's bits minus it).
     #[serde(default, deserialize_with = "nullable")]
-    pub host_subnet_length: i64,
+    pub(crate) host_subnet_length: i64,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct CidrEntry {
+pub(crate) struct CidrEntry {
     #[serde(default, deserialize_with = "nullable")]
-    pub cidr: String,
+    pub(crate) cidr: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[allow(clippy::struct_field_names)] // named as in the install-config
-pub struct Proxy {
+pub(crate) struct Proxy {
     #[serde(default, deserialize_with = "nullable")]
-    pub http_proxy: String,
+    pub(crate) http_proxy: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub https_proxy: String,
+    pub(crate) https_proxy: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub no_proxy: String,
+    pub(crate) no_proxy: String,
 }
 
 /// `{name, url}` service endpoint overrides (AWS, IBM Cloud, PowerVS).
 #[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
-pub struct ServiceEndpoint {
+pub(crate) struct ServiceEndpoint {
     #[serde(default, deserialize_with = "nullable")]
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub url: String,
+    pub(crate) url: String,
 }
 
 /// `loadBalancer: {type: OpenShiftManagedDefault|UserManaged}` of the VIP platforms.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct LoadBalancer {
+pub(crate) struct LoadBalancer {
     #[serde(rename = "type", default, deserialize_with = "nullable")]
-    pub kind: String,
+    pub(crate) kind: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Aws {
+pub(crate) struct Aws {
     #[serde(default, deserialize_with = "nullable")]
-    pub region: String,
+    pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub service_endpoints: Vec<ServiceEndpoint>,
+    pub(crate) service_endpoints: Vec<ServiceEndpoint>,
     #[serde(default, deserialize_with = "nullable")]
-    pub user_tags: BTreeMap<String, String>,
+    pub(crate) user_tags: BTreeMap<String, String>,
     #[serde(default, deserialize_with = "nullable")]
-    pub propagate_user_tags: bool,
+    pub(crate) propagate_user_tags: bool,
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
-    pub user_provisioned_dns: String,
+    pub(crate) user_provisioned_dns: String,
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
-    pub ip_family: String,
+    pub(crate) ip_family: String,
     /// `Classic` or `NLB`; defaults to `NLB` for dual stack (`super::platform`).
     #[serde(default, rename = "lbType", deserialize_with = "nullable")]
-    pub lb_type: String,
+    pub(crate) lb_type: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Azure {
+pub(crate) struct Azure {
     #[serde(default, deserialize_with = "nullable")]
-    pub region: String,
+    pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub cloud_name: String,
+    pub(crate) cloud_name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub arm_endpoint: String,
+    pub(crate) arm_endpoint: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub resource_group_name: String,
+    pub(crate) resource_group_name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub network_resource_group_name: String,
+    pub(crate) network_resource_group_name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub virtual_network: String,
+    pub(crate) virtual_network: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub compute_subnet: String,
+    pub(crate) compute_subnet: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub user_tags: BTreeMap<String, String>,
+    pub(crate) user_tags: BTreeMap<String, String>,
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
-    pub ip_family: String,
+    pub(crate) ip_family: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Gcp {
+pub(crate) struct Gcp {
     #[serde(default, rename = "projectID", deserialize_with = "nullable")]
-    pub project_id: String,
+    pub(crate) project_id: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub region: String,
+    pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub compute_subnet: String,
+    pub(crate) compute_subnet: String,
     #[serde(default, rename = "networkProjectID", deserialize_with = "nullable")]
-    pub network_project_id: String,
+    pub(crate) network_project_id: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub user_labels: Vec<GcpLabel>,
+    pub(crate) user_labels: Vec<GcpLabel>,
     #[serde(default, deserialize_with = "nullable")]
-    pub user_tags: Vec<GcpTag>,
+    pub(crate) user_tags: Vec<GcpTag>,
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
-    pub user_provisioned_dns: String,
+    pub(crate) user_provisioned_dns: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct GcpLabel {
+pub(crate) struct GcpLabel {
     #[serde(default, deserialize_with = "nullable")]
-    pub key: String,
+    pub(crate) key: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub value: String,
+    pub(crate) value: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct GcpTag {
+pub(crate) struct GcpTag {
     #[serde(default, rename = "parentID", deserialize_with = "nullable")]
-    pub parent_id: String,
+    pub(crate) parent_id: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub key: String,
+    pub(crate) key: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub value: String,
+    pub(crate) value: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IbmCloud {
+pub(crate) struct IbmCloud {
     #[serde(default, deserialize_with = "nullable")]
-    pub region: String,
+    pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub resource_group_name: String,
+    pub(crate) resource_group_name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub service_endpoints: Vec<ServiceEndpoint>,
+    pub(crate) service_endpoints: Vec<ServiceEndpoint>,
     #[serde(default, deserialize_with = "nullable")]
-    pub vpc_name: String,
+    pub(crate) vpc_name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub control_plane_subnets: Vec<String>,
+    pub(crate) control_plane_subnets: Vec<String>,
     #[serde(default, deserialize_with = "nullable")]
-    pub compute_subnets: Vec<String>,
+    pub(crate) compute_subnets: Vec<String>,
     #[serde(default, deserialize_with = "nullable")]
-    pub default_machine_platform: IbmCloudMachinePool,
+    pub(crate) default_machine_platform: IbmCloudMachinePool,
     /// Filled in by the parser: the zones of the control plane and of the `worker` pool
     /// (`defaultMachinePlatform` overridden by the pool's own `platform.ibmcloud`); empty
     /// where the install-config names none.
     #[serde(skip)]
-    pub control_plane_zones: Vec<String>,
+    pub(crate) control_plane_zones: Vec<String>,
     #[serde(skip)]
-    pub compute_zones: Vec<String>,
+    pub(crate) compute_zones: Vec<String>,
 }
 
 impl IbmCloud {
@@ -260,7 +260,7 @@ impl IbmCloud {
     /// `platform.ibmcloud.zones`, else `platform.ibmcloud.defaultMachinePlatform.zones`
     /// (installer `pkg/asset/manifests/cloudproviderconfig.go`: `MachinePool.Set` of the
     /// default, then of the pool; `WorkerMachinePool` is the pool named `worker`).
-    pub fn fill_zones(&mut self, d: &Document) -> anyhow::Result<()> {
+    pub(crate) fn fill_zones(&mut self, d: &Document) -> anyhow::Result<()> {
         let default = self.default_machine_platform.zones.clone();
         let zones = |pool: Option<&MachinePool>, at: &str| -> anyhow::Result<Vec<String>> {
             let platform = pool.map(|pool| super::decode::keys(&pool.platform));
@@ -288,107 +288,103 @@ impl IbmCloud {
 
 /// `platform.ibmcloud` of a machine pool: only the zones are read.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct IbmCloudMachinePool {
+pub(crate) struct IbmCloudMachinePool {
     #[serde(default, deserialize_with = "nullable")]
-    pub zones: Vec<String>,
+    pub(crate) zones: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PowerVs {
+pub(crate) struct PowerVs {
     #[serde(default, deserialize_with = "nullable")]
-    pub region: String,
+    pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub zone: String,
+    pub(crate) zone: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub powervs_resource_group: String,
+    pub(crate) powervs_resource_group: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub service_endpoints: Vec<ServiceEndpoint>,
+    pub(crate) service_endpoints: Vec<ServiceEndpoint>,
     #[serde(default, rename = "vpcRegion", deserialize_with = "nullable")]
-    pub vpc_region: String,
+    pub(crate) vpc_region: String,
     #[serde(default, rename = "vpcName", deserialize_with = "nullable")]
-    pub vpc_name: String,
+    pub(crate) vpc_name: String,
     #[serde(default, rename = "vpcSubnets", deserialize_with = "nullable")]
-    pub vpc_subnets: Vec<String>,
+    pub(crate) vpc_subnets: Vec<String>,
     #[serde(default, rename = "serviceInstanceGUID", deserialize_with = "nullable")]
-    pub service_instance_guid: String,
+    pub(crate) service_instance_guid: String,
 }
 
 /// `platform.openstack`: the VIPs, and what the cloud provider config reads.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct OpenStack {
-    /// The name of the cloud in the user's clouds.yaml (the installer renames it `openstack`
-    /// in the credentials Secret).
-    #[serde(default, deserialize_with = "nullable")]
-    pub cloud: String,
+pub(crate) struct OpenStack {
     /// The name of the external network (the installer looks its ID up).
     #[serde(default, deserialize_with = "nullable")]
-    pub external_network: String,
+    pub(crate) external_network: String,
     /// Read from the same object by the parser.
     #[serde(skip)]
-    pub vips: Vips,
+    pub(crate) vips: Vips,
 }
 
 /// The VIP fields OpenStack, BareMetal, vSphere and Nutanix share.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Vips {
+pub(crate) struct Vips {
     #[serde(default, rename = "apiVIPs", deserialize_with = "nullable")]
-    pub api_vips: Vec<String>,
+    pub(crate) api_vips: Vec<String>,
     #[serde(default, rename = "ingressVIPs", deserialize_with = "nullable")]
-    pub ingress_vips: Vec<String>,
+    pub(crate) ingress_vips: Vec<String>,
     /// Deprecated single-VIP forms, which the installer converts to the lists.
     #[serde(default, rename = "apiVIP", deserialize_with = "nullable")]
-    pub api_vip: String,
+    pub(crate) api_vip: String,
     #[serde(default, rename = "ingressVIP", deserialize_with = "nullable")]
-    pub ingress_vip: String,
+    pub(crate) ingress_vip: String,
     #[serde(default)]
-    pub load_balancer: Option<LoadBalancer>,
+    pub(crate) load_balancer: Option<LoadBalancer>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VSphere {
+pub(crate) struct VSphere {
     #[serde(default, deserialize_with = "nullable")]
-    pub vcenters: Vec<VCenter>,
+    pub(crate) vcenters: Vec<VCenter>,
     #[serde(default, deserialize_with = "nullable")]
-    pub failure_domains: Vec<VSphereFailureDomain>,
+    pub(crate) failure_domains: Vec<VSphereFailureDomain>,
     #[serde(default)]
-    pub node_networking: Option<Value>,
+    pub(crate) node_networking: Option<Value>,
     /// The deprecated single-vCenter form (`pkg/types/vsphere` `Deprecated*` fields), which the
     /// installer converts to `vcenters` and `failureDomains` (see `super::vsphere`).
     #[serde(skip)]
-    pub legacy: VSphereLegacy,
+    pub(crate) legacy: VSphereLegacy,
     /// Read from the same object by the parser.
     #[serde(skip)]
-    pub vips: Vips,
+    pub(crate) vips: Vips,
 }
 
 /// The deprecated vSphere fields, as the installer's `vsphere.Platform` names them in JSON.
 /// The credentials (`username`, `password`) are not read: nothing derived here carries them.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VSphereLegacy {
+pub(crate) struct VSphereLegacy {
     #[serde(default, rename = "vCenter", deserialize_with = "nullable")]
-    pub vcenter: String,
+    pub(crate) vcenter: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub datacenter: String,
+    pub(crate) datacenter: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub default_datastore: String,
+    pub(crate) default_datastore: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub folder: String,
+    pub(crate) folder: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub cluster: String,
+    pub(crate) cluster: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub resource_pool: String,
+    pub(crate) resource_pool: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub network: String,
+    pub(crate) network: String,
 }
 
 impl VSphereLegacy {
     /// Whether any deprecated topology field is set.
-    pub fn has_topology(&self) -> bool {
+    pub(crate) fn has_topology(&self) -> bool {
         [
             &self.datacenter,
             &self.default_datastore,
@@ -405,111 +401,111 @@ impl VSphereLegacy {
 /// `platform.external` (`pkg/types/external/platform.go`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct External {
+pub(crate) struct External {
     #[serde(default, deserialize_with = "nullable")]
-    pub platform_name: String,
+    pub(crate) platform_name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub cloud_controller_manager: String,
+    pub(crate) cloud_controller_manager: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct VCenter {
+pub(crate) struct VCenter {
     #[serde(default, deserialize_with = "nullable")]
-    pub server: String,
+    pub(crate) server: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub port: u16,
+    pub(crate) port: u16,
     #[serde(default, deserialize_with = "nullable")]
-    pub datacenters: Vec<String>,
+    pub(crate) datacenters: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VSphereFailureDomain {
+pub(crate) struct VSphereFailureDomain {
     #[serde(default, deserialize_with = "nullable")]
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub region: String,
+    pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub zone: String,
+    pub(crate) zone: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub server: String,
+    pub(crate) server: String,
     /// `Datacenter` (the default) or `ComputeCluster` (host-group zones).
     #[serde(default, deserialize_with = "nullable")]
-    pub region_type: String,
+    pub(crate) region_type: String,
     /// `ComputeCluster` (the default) or `HostGroup`.
     #[serde(default, deserialize_with = "nullable")]
-    pub zone_type: String,
+    pub(crate) zone_type: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub topology: VSphereTopology,
+    pub(crate) topology: VSphereTopology,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VSphereTopology {
+pub(crate) struct VSphereTopology {
     #[serde(default, deserialize_with = "nullable")]
-    pub datacenter: String,
+    pub(crate) datacenter: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub compute_cluster: String,
+    pub(crate) compute_cluster: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub networks: Vec<String>,
+    pub(crate) networks: Vec<String>,
     #[serde(default, deserialize_with = "nullable")]
-    pub datastore: String,
+    pub(crate) datastore: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub resource_pool: String,
+    pub(crate) resource_pool: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub folder: String,
+    pub(crate) folder: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub template: String,
+    pub(crate) template: String,
     /// The vCenter host group of a `zoneType: HostGroup` failure domain.
     #[serde(default, deserialize_with = "nullable")]
-    pub host_group: String,
+    pub(crate) host_group: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Nutanix {
+pub(crate) struct Nutanix {
     #[serde(default, deserialize_with = "nullable")]
-    pub prism_central: PrismCentral,
+    pub(crate) prism_central: PrismCentral,
     #[serde(default, deserialize_with = "nullable")]
-    pub prism_elements: Vec<PrismElement>,
+    pub(crate) prism_elements: Vec<PrismElement>,
     #[serde(default, deserialize_with = "nullable")]
-    pub failure_domains: Vec<NutanixFailureDomain>,
+    pub(crate) failure_domains: Vec<NutanixFailureDomain>,
     /// Read from the same object by the parser.
     #[serde(skip)]
-    pub vips: Vips,
+    pub(crate) vips: Vips,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct PrismCentral {
+pub(crate) struct PrismCentral {
     #[serde(default, deserialize_with = "nullable")]
-    pub endpoint: Endpoint,
+    pub(crate) endpoint: Endpoint,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct Endpoint {
+pub(crate) struct Endpoint {
     #[serde(default, deserialize_with = "nullable")]
-    pub address: String,
+    pub(crate) address: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub port: i32,
+    pub(crate) port: i32,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct PrismElement {
+pub(crate) struct PrismElement {
     #[serde(default, deserialize_with = "nullable")]
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub uuid: String,
+    pub(crate) uuid: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub endpoint: Endpoint,
+    pub(crate) endpoint: Endpoint,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct NutanixFailureDomain {
+pub(crate) struct NutanixFailureDomain {
     #[serde(default, deserialize_with = "nullable")]
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub prism_element: PrismElement,
+    pub(crate) prism_element: PrismElement,
     #[serde(default, rename = "subnetUUIDs", deserialize_with = "nullable")]
-    pub subnet_uuids: Vec<String>,
+    pub(crate) subnet_uuids: Vec<String>,
 }

@@ -9,19 +9,19 @@
 //! `pkg/types/vsphere/defaults/platform.go` (the resource pool default, as
 //! `platform_test.go` @006d4573 expects it).
 
-use super::types::{VCenter, VSphere, VSphereFailureDomain};
+use super::types::{VCenter, VSphere, VSphereFailureDomain, VSphereLegacy};
 use anyhow::{Result, bail};
 use serde_json::Value;
 
 /// The placeholders the installer gives the failure domain it makes from the deprecated
 /// topology fields (`GeneratedFailureDomain{Name,Region,Zone}`).
-pub const GENERATED_NAME: &str = "generated-failure-domain";
-pub const GENERATED_REGION: &str = "generated-region";
-pub const GENERATED_ZONE: &str = "generated-zone";
+pub(crate) const GENERATED_NAME: &str = "generated-failure-domain";
+pub(crate) const GENERATED_REGION: &str = "generated-region";
+pub(crate) const GENERATED_ZONE: &str = "generated-zone";
 
 /// Reads, converts, defaults and checks `platform.vsphere`; `notes` gets the installer's
 /// deprecation warnings.
-pub fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere> {
+pub(crate) fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere> {
     let mut p: VSphere = super::decode::typed(value, at)?;
     // The deprecated fields and the VIPs are read from the same object (`types`: no flatten).
     p.legacy = super::decode::typed(value, at)?;
@@ -38,7 +38,13 @@ pub fn parse(value: &Value, at: &str, notes: &mut Vec<String>) -> Result<VSphere
 /// under the datacenter, which is what ccm-render does, offline by design.
 fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
     let legacy = p.legacy.clone();
-    // fixNoVCentersScenario.
+    fix_no_vcenters(p, &legacy, at, notes);
+    fix_zonal_failure_domains(p, at, notes);
+    fix_legacy_platform(p, &legacy, at, notes);
+}
+
+/// fixNoVCentersScenario: the legacy `vCenter` and `datacenter` become the one vCenter.
+fn fix_no_vcenters(p: &mut VSphere, legacy: &VSphereLegacy, at: &str, notes: &mut Vec<String>) {
     if p.vcenters.is_empty() && !legacy.vcenter.is_empty() {
         notes.push(format!(
             "{at}: vsphere authentication fields are now deprecated; please use vcenters (converted as the installer does)"
@@ -72,9 +78,11 @@ fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
             "{at}.vCenter: deprecated and ignored, since {at}.vcenters is given (the installer warns the same)"
         ));
     }
+}
 
-    // fixTechPreviewZonalFailureDomainsScenario: relative paths in the given failure domains
-    // (only those on a known vCenter; the installer skips the rest).
+/// fixTechPreviewZonalFailureDomainsScenario: relative paths in the given failure domains
+/// (only those on a known vCenter; the installer skips the rest).
+fn fix_zonal_failure_domains(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
     let servers: Vec<String> = p.vcenters.iter().map(|v| v.server.clone()).collect();
     for (i, fd) in p.failure_domains.iter_mut().enumerate() {
         if !servers.contains(&fd.server) {
@@ -100,10 +108,12 @@ fn convert(p: &mut VSphere, at: &str, notes: &mut Vec<String>) {
         );
         t.folder = object_path("vm", &t.folder, &t.datacenter, &here, "folder", notes);
     }
+}
 
-    // fixLegacyPlatformScenario: one generated failure domain from the topology fields. (The
-    // installer generates it even from no fields at all, and then fails validation on its empty
-    // datacenter; with neither form given, the error here names failureDomains instead.)
+/// fixLegacyPlatformScenario: one generated failure domain from the topology fields. (The
+/// installer generates it even from no fields at all, and then fails validation on its empty
+/// datacenter; with neither form given, the error here names failureDomains instead.)
+fn fix_legacy_platform(p: &mut VSphere, legacy: &VSphereLegacy, at: &str, notes: &mut Vec<String>) {
     let legacy_form = legacy.has_topology() || !legacy.vcenter.is_empty();
     if p.failure_domains.is_empty() && legacy_form {
         if let Some(server) = p.vcenters.first().map(|v| v.server.clone()) {
@@ -216,7 +226,7 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
 /// `zoneType: HostGroup`: a zone made of a vCenter host group inside one compute cluster, the
 /// region being the compute cluster (`regionType: ComputeCluster`); gated by
 /// `VSphereHostVMGroupZonal` (`platform::release_gated`).
-pub const HOST_GROUP: &str = "HostGroup";
+pub(crate) const HOST_GROUP: &str = "HostGroup";
 
 /// The region and zone types as installer `pkg/types/vsphere/validation/platform.go`
 /// (`validateFailureDomains`) checks them, in its order: both or neither, no `HostGroup`

@@ -19,9 +19,9 @@ mod tables;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TlsSettings {
     /// Go's name for the minimum TLS version, e.g. `VersionTLS12`.
-    pub min_version: String,
+    pub(crate) min_version: String,
     /// IANA cipher suite names, in profile order; empty when the minimum version is TLS 1.3.
-    pub cipher_suites: Vec<String>,
+    pub(crate) cipher_suites: Vec<String>,
 }
 
 impl TlsSettings {
@@ -130,7 +130,7 @@ impl BuiltinProfile {
 }
 
 /// library-go's IANA name of an OpenSSL cipher name (`openSSLToIANACiphers`), when it has one.
-pub fn openssl_to_iana(name: &str) -> Option<&'static str> {
+pub(crate) fn openssl_to_iana(name: &str) -> Option<&'static str> {
     OPENSSL_TO_IANA
         .iter()
         .find(|(openssl, _)| *openssl == name)
@@ -139,7 +139,7 @@ pub fn openssl_to_iana(name: &str) -> Option<&'static str> {
 
 /// openshift/api `TLSProfiles[name]` for Old, Intermediate and Modern: the minimum version and
 /// the OpenSSL cipher names (the hosted render maps them with HyperShift's own table).
-pub fn builtin_profile(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+pub(crate) fn builtin_profile(name: &str) -> Option<(&'static str, &'static [&'static str])> {
     let profile: &'static BuiltinProfile = match name {
         "Old" => &OLD,
         "Intermediate" => &INTERMEDIATE,

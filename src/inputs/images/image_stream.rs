@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 /// images.json key → `image-references` tag, from CCCMO's images ConfigMap and image-references
 /// (main, 2026-07; `cloudControllerManagerAlibaba` from the releases that still shipped it,
 /// up to 4.18's ConfigMap at commit 0641bc61).
-pub const KEY_TAGS: &[(&str, &str)] = &[
+pub(crate) const KEY_TAGS: &[(&str, &str)] = &[
     (
         "cloudControllerManagerOperator",
         "cluster-cloud-controller-manager-operator",
@@ -67,22 +67,22 @@ fn key_for(tag: &str) -> Option<&str> {
 /// What an ImageStream gives: the images of the tags read, by key, and the release version
 /// (`metadata.name`) when the stream has one (CCCMO's own `manifests/image-references` has no
 /// metadata; the release's has).
-pub struct Parsed {
-    pub entries: BTreeMap<String, String>,
-    pub release: Option<String>,
+pub(crate) struct Parsed {
+    pub(crate) entries: BTreeMap<String, String>,
+    pub(crate) release: Option<String>,
 }
 
 /// Reads an ImageStream object (already picked out of the file and its apiVersion checked):
 /// the images.json entries of the tags CCCMO names. Tags CCCMO does not name (the release's
 /// other components) are skipped unread.
-pub fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
+pub(crate) fn parse(stream: &Value, path: &Utf8Path) -> Result<Parsed> {
     read_tags(stream, path, key_for)
 }
 
 /// Reads an ImageStream object's tags: each tag `key` gives a key for is checked and kept under
 /// that key (a key given twice is refused); the others are skipped unread. A hosted render
 /// keeps every tag by its own name; a standalone one the tags CCCMO names, by images.json key.
-pub fn read_tags(
+pub(crate) fn read_tags(
     stream: &Value,
     path: &Utf8Path,
     key: impl for<'t> Fn(&'t str) -> Option<&'t str>,

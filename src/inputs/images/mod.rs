@@ -23,17 +23,17 @@ pub struct Images {
     from_image_stream: bool,
     /// The release version an `image-references` ImageStream names (its `metadata.name`, e.g.
     /// `4.20.15`); `None` for images.json, the ConfigMap, and a stream without a name.
-    pub release: Option<String>,
+    pub(crate) release: Option<String>,
 }
 
 impl Images {
     /// Whether there is a (non-empty) image for an images.json key.
-    pub fn has(&self, key: &str) -> bool {
+    pub(crate) fn has(&self, key: &str) -> bool {
         self.entries.get(key).is_some_and(|image| !image.is_empty())
     }
 
     /// Where the images came from, for messages.
-    pub fn origin(&self) -> &str {
+    pub(crate) fn origin(&self) -> &str {
         &self.origin
     }
 
@@ -55,7 +55,7 @@ impl Images {
     }
 
     /// Builds images from key/value pairs (tests and install-config derivation).
-    pub fn from_entries(origin: &str, entries: BTreeMap<String, String>) -> Result<Self> {
+    pub(crate) fn from_entries(origin: &str, entries: BTreeMap<String, String>) -> Result<Self> {
         for (key, image) in &entries {
             // An empty value is CCCMO's "missing" (its govalidator `required` check); it is
             // reported when a provider needs that key, not here.
@@ -74,7 +74,7 @@ impl Images {
 }
 
 /// Reads images from a file holding any of the three forms.
-pub fn load(path: &Utf8Path) -> Result<Images> {
+pub(crate) fn load(path: &Utf8Path) -> Result<Images> {
     parse(&read_text(path)?, path)
 }
 

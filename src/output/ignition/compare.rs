@@ -7,25 +7,25 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 /// How FILE differs from the rendered config.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// File by file, by node path without the leading `/` (so that a diff's `a/` and `b/`
     /// prefixes read as paths): every file of the new config, and those of the old it drops.
-    pub plan: Plan,
+    pub(crate) plan: Plan,
     /// The `--check` line for FILE itself when it is missing, or differs in what no file entry
     /// shows (the version, a directory, its own mode); None when FILE is as rendered.
-    pub whole: Option<String>,
+    pub(crate) whole: Option<String>,
 }
 
 impl Comparison {
     /// Whether writing would change FILE.
-    pub fn has_changes(&self) -> bool {
+    pub(crate) fn has_changes(&self) -> bool {
         self.whole.is_some() || self.plan.has_changes()
     }
 }
 
 /// Compares `existing` (FILE as it is: None when there is none; `old` is what it lays down, None
 /// when it is not a config this tool can read) with the new config (`bytes`, laying down `new`).
-pub fn compare(
+pub(crate) fn compare(
     path: &Utf8Path,
     existing: Option<&File>,
     old: Option<&Contents>,

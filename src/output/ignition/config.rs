@@ -11,7 +11,7 @@ use std::io::Write as _;
 /// The Ignition spec versions `--ignition-version` offers: the stable 3.x specs an OpenShift
 /// installer has written or may write for RHCOS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Version {
+pub(crate) enum Version {
     // Spec 3.1.0 (no doc comment: clap would list it as the value's help).
     #[value(name = "3.1.0")]
     V3_1,
@@ -28,7 +28,7 @@ pub enum Version {
 
 impl Version {
     /// The `ignition.version` string.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::V3_1 => "3.1.0",
             Self::V3_2 => "3.2.0",
@@ -49,7 +49,7 @@ impl std::fmt::Display for Version {
 /// 4.23) has an installer that writes spec 3.2.0 for RHCOS (installer pkg/asset/ignition:
 /// `igntypes "github.com/coreos/ignition/v2/config/v3_2/types"`); a release whose installer
 /// writes another spec gets its row in [`VERSION_BY_RELEASE`].
-pub fn default_version(release: &str) -> Version {
+pub(crate) fn default_version(release: &str) -> Version {
     VERSION_BY_RELEASE
         .iter()
         .find(|(name, _)| *name == release)
@@ -57,7 +57,7 @@ pub fn default_version(release: &str) -> Version {
 }
 
 /// The spec each release's installer writes for RHCOS (see [`default_version`]).
-pub const VERSION_BY_RELEASE: &[(&str, Version)] = &[
+pub(crate) const VERSION_BY_RELEASE: &[(&str, Version)] = &[
     ("4.18", Version::V3_2),
     ("4.19", Version::V3_2),
     ("4.20", Version::V3_2),
@@ -68,11 +68,11 @@ pub const VERSION_BY_RELEASE: &[(&str, Version)] = &[
 
 /// What to put in the fragment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
+pub(crate) struct Options {
     /// `ignition.version`.
-    pub version: Version,
+    pub(crate) version: Version,
     /// Also the post-install manifests (`--ignition-manifests`).
-    pub manifests: bool,
+    pub(crate) manifests: bool,
 }
 
 /// Owner and group of every entry: root, by id, so that applying the fragment needs no
@@ -84,7 +84,7 @@ fn root_id() -> Value {
 /// The Ignition config for `tree`: one `storage.files` entry per placed file (sorted by node
 /// path), one `storage.directories` entry per target folder in use (its mode from the map),
 /// pretty-printed with a final newline. Deterministic: the same tree gives the same bytes.
-pub fn config(tree: &Tree, options: Options) -> Result<Vec<u8>> {
+pub(crate) fn config(tree: &Tree, options: Options) -> Result<Vec<u8>> {
     let mut placed = placement::place_tree(tree, options.manifests);
     placed.sort_by(|(a, _), (b, _)| a.target.cmp(&b.target));
     let mut folders: BTreeMap<String, u32> = BTreeMap::new();

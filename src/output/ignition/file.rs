@@ -11,24 +11,24 @@ use std::os::unix::fs::PermissionsExt as _;
 
 /// `--ignition FILE`: the config rendered in memory, and how it compares with FILE.
 #[derive(Debug)]
-pub struct Target {
+pub(crate) struct Target {
     /// FILE.
-    pub path: Utf8PathBuf,
+    pub(crate) path: Utf8PathBuf,
     /// What was asked for.
-    pub options: Options,
+    pub(crate) options: Options,
     /// The config.
-    pub bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
     /// What the config lays down.
-    pub contents: Contents,
+    pub(crate) contents: Contents,
     /// How FILE differs from it.
-    pub comparison: Comparison,
+    pub(crate) comparison: Comparison,
     /// FILE as it is now (None: there is none).
     existing: Option<File>,
 }
 
 /// What [`Target::write`] did, for [`Target::restore`].
 #[derive(Debug)]
-pub enum Written {
+pub(crate) enum Written {
     /// FILE was already as rendered.
     Nothing,
     /// FILE was created.
@@ -41,7 +41,12 @@ impl Target {
     /// Renders the config for `tree` and reads FILE. `strict`: FILE must be a config this tool
     /// can read (`--check`, `--diff`, which must say what they compare with); otherwise a FILE
     /// that is not one is simply replaced.
-    pub fn new(path: &Utf8Path, options: Options, tree: &Tree, strict: bool) -> Result<Self> {
+    pub(crate) fn new(
+        path: &Utf8Path,
+        options: Options,
+        tree: &Tree,
+        strict: bool,
+    ) -> Result<Self> {
         let bytes = super::config::config(tree, options)?;
         let contents = super::files_of(&bytes)?;
         let existing = read_file(path, "--ignition")?;
@@ -66,7 +71,7 @@ impl Target {
 
     /// Writes FILE (0600, through a flushed temporary file renamed into place) unless it is
     /// already as rendered.
-    pub fn write(&self) -> Result<Written> {
+    pub(crate) fn write(&self) -> Result<Written> {
         if !self.comparison.has_changes() {
             return Ok(Written::Nothing);
         }
@@ -83,7 +88,7 @@ impl Target {
 
     /// Puts FILE back as [`Self::write`] found it. Best effort: the error that made the run
     /// fail is the one to report.
-    pub fn restore(&self, written: Written) {
+    pub(crate) fn restore(&self, written: Written) {
         match written {
             Written::Nothing => {}
             Written::Replaced(old) => {
@@ -96,7 +101,7 @@ impl Target {
     }
 
     /// The `ignition` object of `--output json`.
-    pub fn summary(&self, dry_run: bool) -> crate::output::summary::IgnitionSummary {
+    pub(crate) fn summary(&self, dry_run: bool) -> crate::output::summary::IgnitionSummary {
         crate::output::summary::ignition(
             &self.comparison.plan,
             self.path.as_str(),
@@ -111,7 +116,7 @@ impl Target {
 /// `--ignition FILE` can be written at `path`: not a directory nor a symbolic link, in an
 /// existing directory. (Whether that directory is writable shows when the file is written,
 /// before anything else is.)
-pub fn check_target(path: &Utf8Path, flag: &str) -> Result<()> {
+pub(crate) fn check_target(path: &Utf8Path, flag: &str) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_dir() => bail!("{flag} {path}: is a directory"),
         Ok(meta) if meta.file_type().is_symlink() => {

@@ -14,8 +14,8 @@ mod config;
 pub(crate) mod file;
 mod read;
 
-pub use config::{Options, Version, default_version};
-pub use read::files_of;
+pub(crate) use config::{Options, Version, default_version};
+pub(crate) use read::files_of;
 
 #[cfg(test)]
 mod tests {

@@ -11,18 +11,18 @@ use std::io::Read as _;
 /// What an Ignition config lays down: its files by node path (contents decoded, mode as
 /// written, 0644 when absent as Ignition defaults it), and its `ignition.version`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Contents {
+pub(crate) struct Contents {
     /// `ignition.version`.
-    pub version: String,
+    pub(crate) version: String,
     /// `storage.files`, by path.
-    pub files: BTreeMap<Utf8PathBuf, File>,
+    pub(crate) files: BTreeMap<Utf8PathBuf, File>,
     /// `storage.directories`: path and mode.
-    pub directories: BTreeMap<Utf8PathBuf, u32>,
+    pub(crate) directories: BTreeMap<Utf8PathBuf, u32>,
 }
 
 /// Reads an Ignition config's files (those with `data:` sources: the ones this tool writes).
 /// An error names what is wrong, never a file's contents.
-pub fn files_of(bytes: &[u8]) -> Result<Contents> {
+pub(crate) fn files_of(bytes: &[u8]) -> Result<Contents> {
     let config: Value = serde_json::from_slice(bytes).context("not an Ignition config (JSON)")?;
     let version = config
         .pointer("/ignition/version")

@@ -15,16 +15,16 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placement {
     /// The folder under `--dest-dir`.
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     /// The absolute folder on the node.
     pub target: &'static str,
     /// The mode its files get; a file that is stricter in `--dest-dir` keeps its own (see
     /// [`node_mode`]).
-    pub mode: u32,
+    pub(crate) mode: u32,
     /// The mode of `target` itself.
-    pub dir_mode: u32,
+    pub(crate) dir_mode: u32,
     /// Only with `--ignition-manifests` (and the stage's matching choice).
-    pub only_when_asked: bool,
+    pub(crate) only_when_asked: bool,
 }
 
 /// The map, in the order the bootkube stage copies the folders: the static pods last, because
@@ -69,33 +69,33 @@ pub const MAP: [Placement; 4] = [
 ];
 
 /// The placements in use: every one, or all but the post-install manifests.
-pub fn active(manifests: bool) -> impl Iterator<Item = &'static Placement> {
+pub(crate) fn active(manifests: bool) -> impl Iterator<Item = &'static Placement> {
     MAP.iter().filter(move |p| manifests || !p.only_when_asked)
 }
 
 /// A file's mode on the node: the map's mode, never looser than the file's mode in
 /// `--dest-dir` (bitwise and), so `config/cloud.conf` and a Secret manifest, 0600 there, stay
 /// 0600 on the node, and nothing under `secrets/` is ever more than 0600.
-pub fn node_mode(placement: &Placement, mode_in_dest: u32) -> u32 {
+pub(crate) fn node_mode(placement: &Placement, mode_in_dest: u32) -> u32 {
     placement.mode & mode_in_dest & 0o777
 }
 
 /// One file placed on the node.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placed {
+pub(crate) struct Placed {
     /// Path relative to `--dest-dir`.
-    pub source: Utf8PathBuf,
+    pub(crate) source: Utf8PathBuf,
     /// Absolute path on the node.
-    pub target: Utf8PathBuf,
+    pub(crate) target: Utf8PathBuf,
     /// Mode on the node.
-    pub mode: u32,
+    pub(crate) mode: u32,
     /// Mode of the folder that holds it on the node.
-    pub dir_mode: u32,
+    pub(crate) dir_mode: u32,
 }
 
 /// Where the file at `relative` (to `--dest-dir`), of mode `mode` there, goes; None when its
 /// folder is not placed (`manifests/` without `manifests`, or a path outside the map).
-pub fn place(relative: &Utf8Path, mode: u32, manifests: bool) -> Option<Placed> {
+pub(crate) fn place(relative: &Utf8Path, mode: u32, manifests: bool) -> Option<Placed> {
     let mut components = relative.components();
     let folder = components.next()?.as_str();
     let rest = components.as_path();
@@ -113,7 +113,7 @@ pub fn place(relative: &Utf8Path, mode: u32, manifests: bool) -> Option<Placed> 
 
 /// Every file of a rendered tree that the node receives, in the stage's order (see [`MAP`]),
 /// and by path within a folder.
-pub fn place_tree(tree: &Tree, manifests: bool) -> Vec<(Placed, &[u8])> {
+pub(crate) fn place_tree(tree: &Tree, manifests: bool) -> Vec<(Placed, &[u8])> {
     let mut placed: Vec<(Placed, &[u8])> = tree
         .files
         .iter()
@@ -126,7 +126,7 @@ pub fn place_tree(tree: &Tree, manifests: bool) -> Vec<(Placed, &[u8])> {
 }
 
 /// The position of a path's folder in [`MAP`].
-pub fn folder_rank(relative: &Utf8Path) -> usize {
+pub(crate) fn folder_rank(relative: &Utf8Path) -> usize {
     let folder = relative.components().next().map(|c| c.as_str());
     MAP.iter()
         .position(|p| Some(p.source) == folder)
@@ -135,7 +135,7 @@ pub fn folder_rank(relative: &Utf8Path) -> usize {
 
 /// The map as `ccm-render placements` prints it for a shell: one line per folder,
 /// `SOURCE TARGET MODE DIR-MODE` (modes as four octal digits).
-pub fn map_lines(manifests: bool) -> String {
+pub(crate) fn map_lines(manifests: bool) -> String {
     let mut out = String::new();
     for p in active(manifests) {
         let _ = writeln!(
@@ -149,7 +149,7 @@ pub fn map_lines(manifests: bool) -> String {
 
 /// Files placed, as `ccm-render placements --dest-dir` prints them: one line per file,
 /// `SOURCE TARGET MODE DIR-MODE`, SOURCE relative to `--dest-dir`.
-pub fn file_lines(placed: &[Placed]) -> String {
+pub(crate) fn file_lines(placed: &[Placed]) -> String {
     let mut out = String::new();
     for p in placed {
         let _ = writeln!(

@@ -8,7 +8,7 @@ use std::os::unix::fs::PermissionsExt as _;
 /// Every regular file under the placed folders of a rendered `dest` (`ccm-render placements
 /// --dest-dir`), with its place on the node, in the stage's order. A symbolic link there is an
 /// error: the stage must not copy what the render did not write.
-pub fn placed_files(dest: &Utf8Path, manifests: bool) -> Result<Vec<super::Placed>> {
+pub(crate) fn placed_files(dest: &Utf8Path, manifests: bool) -> Result<Vec<super::Placed>> {
     let meta = std::fs::metadata(dest).with_context(|| format!("--dest-dir {dest}"))?;
     if !meta.is_dir() {
         bail!("--dest-dir {dest}: is not a directory");

@@ -70,7 +70,7 @@ const NLB_MODE: &str = "NLBSecurityGroupMode";
 const NLB_GATE: &str = "AWSServiceLBNetworkSecurityGroup";
 
 /// The AWS transform. The Infrastructure and Network are not consulted (CCCMO does not either).
-pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
+pub(crate) fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     let (ini, mut warnings) = parse(source)?;
     let mut global = read_global(&ini, &mut warnings)?;
 

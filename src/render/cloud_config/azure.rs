@@ -13,7 +13,7 @@ use super::schema::{Field, Kind, Record, always, field};
 
 /// Which flavour of Azure the transform serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cloud {
+pub(crate) enum Cloud {
     /// Public, US Government, China and German clouds.
     Public,
     /// Azure Stack Hub.
@@ -159,7 +159,7 @@ const CONFIG: &[Field] = &[
 ];
 
 /// The Azure (`Cloud::Public`) or Azure Stack Hub (`Cloud::Stack`) transform.
-pub fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Transformed> {
+pub(crate) fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Transformed> {
     let name = match flavour {
         Cloud::Public => "azure",
         Cloud::Stack => "azurestack",

@@ -24,9 +24,9 @@ pub struct Context<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transformed {
     /// The cloud.conf text to write.
-    pub text: String,
+    pub(crate) text: String,
     /// Human-readable warnings (e.g. "dropped unknown key [Global] Foo"), never containing secret values.
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Reads the part of an Infrastructure or Network object that `T` describes (unknown fields are

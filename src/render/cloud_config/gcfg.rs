@@ -3,7 +3,7 @@
 //! [`super::ini`] means as a bool or a number.
 
 /// gcfg `types.ParseBool`: true/yes/on/1 and false/no/off/0, without case.
-pub fn parse_bool(value: &str) -> Option<bool> {
+pub(crate) fn parse_bool(value: &str) -> Option<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" => Some(true),
         "false" | "no" | "off" | "0" => Some(false),
@@ -12,7 +12,7 @@ pub fn parse_bool(value: &str) -> Option<bool> {
 }
 
 /// gcfg's default for Go signed ints: decimal, or hexadecimal with a `0x` prefix, with a sign.
-pub fn parse_int(value: &str) -> Option<i64> {
+pub(crate) fn parse_int(value: &str) -> Option<i64> {
     let (negative, digits) = match value.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, value.strip_prefix('+').unwrap_or(value)),
@@ -28,7 +28,7 @@ pub fn parse_int(value: &str) -> Option<i64> {
 }
 
 /// gcfg's default for Go unsigned ints: decimal (an optional `+`), or hexadecimal with `0x`.
-pub fn parse_uint(value: &str) -> Option<u64> {
+pub(crate) fn parse_uint(value: &str) -> Option<u64> {
     match value
         .strip_prefix("0x")
         .or_else(|| value.strip_prefix("0X"))

@@ -8,112 +8,112 @@ use serde::Deserialize;
 /// An Infrastructure object.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct Infrastructure {
-    pub spec: Option<Spec>,
-    pub status: Option<Status>,
+pub(crate) struct Infrastructure {
+    pub(crate) spec: Option<Spec>,
+    pub(crate) status: Option<Status>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct Spec {
-    pub platform_spec: Option<PlatformSpec>,
+pub(crate) struct Spec {
+    pub(crate) platform_spec: Option<PlatformSpec>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct PlatformSpec {
-    pub vsphere: Option<VSphereSpec>,
+pub(crate) struct PlatformSpec {
+    pub(crate) vsphere: Option<VSphereSpec>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct VSphereSpec {
-    pub vcenters: Option<Vec<VCenterSpec>>,
-    pub failure_domains: Option<Vec<FailureDomain>>,
-    pub node_networking: Option<NodeNetworking>,
+pub(crate) struct VSphereSpec {
+    pub(crate) vcenters: Option<Vec<VCenterSpec>>,
+    pub(crate) failure_domains: Option<Vec<FailureDomain>>,
+    pub(crate) node_networking: Option<NodeNetworking>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct VCenterSpec {
-    pub server: Option<String>,
-    pub port: Option<i64>,
-    pub datacenters: Option<Vec<String>>,
+pub(crate) struct VCenterSpec {
+    pub(crate) server: Option<String>,
+    pub(crate) port: Option<i64>,
+    pub(crate) datacenters: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct FailureDomain {
-    pub name: Option<String>,
-    pub server: Option<String>,
-    pub topology: Option<Topology>,
+pub(crate) struct FailureDomain {
+    pub(crate) name: Option<String>,
+    pub(crate) server: Option<String>,
+    pub(crate) topology: Option<Topology>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Topology {
-    pub datacenter: Option<String>,
+pub(crate) struct Topology {
+    pub(crate) datacenter: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct NodeNetworking {
-    pub external: Option<NodeNetwork>,
-    pub internal: Option<NodeNetwork>,
+pub(crate) struct NodeNetworking {
+    pub(crate) external: Option<NodeNetwork>,
+    pub(crate) internal: Option<NodeNetwork>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct NodeNetwork {
-    pub network: Option<String>,
+pub(crate) struct NodeNetwork {
+    pub(crate) network: Option<String>,
     // openshift/api spells these `networkSubnetCidr`; Go's encoding/json matches field names
     // case-insensitively, so CCCMO also reads the `…CIDR` spelling (the conformance inputs use it).
     #[serde(rename = "networkSubnetCidr", alias = "networkSubnetCIDR")]
-    pub network_subnet_cidr: Option<Vec<String>>,
+    pub(crate) network_subnet_cidr: Option<Vec<String>>,
     #[serde(
         rename = "excludeNetworkSubnetCidr",
         alias = "excludeNetworkSubnetCIDR"
     )]
-    pub exclude_network_subnet_cidr: Option<Vec<String>>,
+    pub(crate) exclude_network_subnet_cidr: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct Status {
-    pub platform_status: Option<PlatformStatus>,
+pub(crate) struct Status {
+    pub(crate) platform_status: Option<PlatformStatus>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct PlatformStatus {
-    pub vsphere: Option<VSphereStatus>,
-    pub azure: Option<AzureStatus>,
+pub(crate) struct PlatformStatus {
+    pub(crate) vsphere: Option<VSphereStatus>,
+    pub(crate) azure: Option<AzureStatus>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct VSphereStatus {
+pub(crate) struct VSphereStatus {
     #[serde(rename = "apiServerInternalIPs")]
-    pub api_server_internal_ips: Option<Vec<String>>,
+    pub(crate) api_server_internal_ips: Option<Vec<String>>,
     #[serde(rename = "ingressIPs")]
-    pub ingress_ips: Option<Vec<String>>,
+    pub(crate) ingress_ips: Option<Vec<String>>,
 }
 
 /// A Network object.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Network {
-    pub spec: Option<NetworkSpec>,
+pub(crate) struct Network {
+    pub(crate) spec: Option<NetworkSpec>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct NetworkSpec {
-    pub service_network: Option<Vec<String>>,
+pub(crate) struct NetworkSpec {
+    pub(crate) service_network: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct AzureStatus {
-    pub cloud_name: Option<String>,
+pub(crate) struct AzureStatus {
+    pub(crate) cloud_name: Option<String>,
 }

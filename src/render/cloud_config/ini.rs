@@ -21,27 +21,27 @@ use std::collections::HashMap;
 /// One `key = value` line. `value` is `None` for a blank key (a name without `=`), which gcfg
 /// reads as `true` for booleans and as "clear the list" for multi-valued keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    pub key: String,
-    pub value: Option<String>,
+pub(crate) struct Entry {
+    pub(crate) key: String,
+    pub(crate) value: Option<String>,
 }
 
 /// A `[name]` or `[name "sub"]` section with its entries in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
-    pub name: String,
-    pub sub: Option<String>,
-    pub entries: Vec<Entry>,
+pub(crate) struct Section {
+    pub(crate) name: String,
+    pub(crate) sub: Option<String>,
+    pub(crate) entries: Vec<Entry>,
 }
 
 /// A whole INI file: its sections in file order, each (name, subsection) pair once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Ini {
-    pub sections: Vec<Section>,
+pub(crate) struct Ini {
+    pub(crate) sections: Vec<Section>,
 }
 
 impl Section {
-    pub fn new(name: &str, sub: Option<&str>) -> Self {
+    pub(crate) fn new(name: &str, sub: Option<&str>) -> Self {
         Self {
             name: name.to_owned(),
             sub: sub.map(str::to_owned),
@@ -50,12 +50,12 @@ impl Section {
     }
 
     /// Whether this section is `[name]` / `[name "sub"]` (names compare without case, as gcfg does).
-    pub fn is(&self, name: &str, sub: Option<&str>) -> bool {
+    pub(crate) fn is(&self, name: &str, sub: Option<&str>) -> bool {
         self.name.eq_ignore_ascii_case(name) && self.sub.as_deref() == sub
     }
 
     /// The last value given for `key` (gcfg: the last assignment wins); a blank key reads as "".
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.entries
             .iter()
             .rev()
@@ -63,14 +63,14 @@ impl Section {
             .map(|entry| entry.value.as_deref().unwrap_or(""))
     }
 
-    pub fn contains(&self, key: &str) -> bool {
+    pub(crate) fn contains(&self, key: &str) -> bool {
         self.entries
             .iter()
             .any(|entry| entry.key.eq_ignore_ascii_case(key))
     }
 
     /// Removes every assignment of `key`, returning the removed values in order.
-    pub fn remove(&mut self, key: &str) -> Vec<Option<String>> {
+    pub(crate) fn remove(&mut self, key: &str) -> Vec<Option<String>> {
         let mut removed = Vec::new();
         self.entries.retain(|entry| {
             let hit = entry.key.eq_ignore_ascii_case(key);
@@ -84,7 +84,7 @@ impl Section {
 
     /// Sets `key` to `value`: the first assignment is overwritten in place (keeping its spelling)
     /// and later ones removed; a missing key is appended. Returns the value it replaced.
-    pub fn set(&mut self, key: &str, value: &str) -> Option<String> {
+    pub(crate) fn set(&mut self, key: &str, value: &str) -> Option<String> {
         let Some(first) = self
             .entries
             .iter()
@@ -110,7 +110,7 @@ impl Section {
     }
 
     /// Appends `key = value` (used for multi-valued keys).
-    pub fn push(&mut self, key: &str, value: &str) {
+    pub(crate) fn push(&mut self, key: &str, value: &str) {
         self.entries.push(Entry {
             key: key.to_owned(),
             value: Some(value.to_owned()),
@@ -118,7 +118,7 @@ impl Section {
     }
 
     /// The header as written in a file and in messages: `[Name]` or `[Name "sub"]`.
-    pub fn header(&self) -> String {
+    pub(crate) fn header(&self) -> String {
         match &self.sub {
             None => format!("[{}]", self.name),
             Some(sub) => format!("[{} \"{}\"]", self.name, escape(sub)),
@@ -128,19 +128,19 @@ impl Section {
 
 impl Ini {
     /// The section `[name]`/`[name "sub"]`, if the file has one.
-    pub fn section(&self, name: &str, sub: Option<&str>) -> Option<&Section> {
+    pub(crate) fn section(&self, name: &str, sub: Option<&str>) -> Option<&Section> {
         self.sections.iter().find(|section| section.is(name, sub))
     }
 
     /// The section `[name]`/`[name "sub"]`, appended empty if the file has none.
-    pub fn ensure_section(&mut self, name: &str, sub: Option<&str>) -> &mut Section {
+    pub(crate) fn ensure_section(&mut self, name: &str, sub: Option<&str>) -> &mut Section {
         let index = position_or_push(&mut self.sections, name, sub);
         // In bounds: the index was just found or pushed.
         &mut self.sections[index]
     }
 
     /// Removes every section named `name` (any subsection), returning how many there were.
-    pub fn remove_sections(&mut self, name: &str) -> usize {
+    pub(crate) fn remove_sections(&mut self, name: &str) -> usize {
         let before = self.sections.len();
         self.sections
             .retain(|section| !section.name.eq_ignore_ascii_case(name));
@@ -148,7 +148,7 @@ impl Ini {
     }
 
     /// Writes the file in go-ini's layout with gcfg quoting; ends with a newline unless empty.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = String::new();
         for (index, section) in self.sections.iter().enumerate() {
             if index > 0 {
@@ -197,7 +197,7 @@ fn position_or_push(sections: &mut Vec<Section>, name: &str, sub: Option<&str>) 
 /// A value as gcfg reads it back: bare when that is unambiguous, else double-quoted with
 /// backslash escapes. A carriage return cannot be written (gcfg drops them even inside quotes);
 /// values read by [`parse`] never hold one.
-pub fn quote(value: &str) -> String {
+pub(crate) fn quote(value: &str) -> String {
     let edge_space = |c: Option<char>| matches!(c, Some(' ' | '\t'));
     let needs_quotes = edge_space(value.chars().next())
         || edge_space(value.chars().next_back())
@@ -226,7 +226,7 @@ fn escape(text: &str) -> String {
 /// Parses `text` as gcfg does. Returns the file and notes for the caller's warnings (a `#` or `;`
 /// glued to a value, which gcfg reads as the start of a comment). Errors name the line and the
 /// key, never a value, since values may be passwords.
-pub fn parse(text: &str) -> Result<(Ini, Vec<String>)> {
+pub(crate) fn parse(text: &str) -> Result<(Ini, Vec<String>)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Parser {
         chars: text.chars().collect(),

@@ -26,7 +26,7 @@ use anyhow::Result;
 use ccm_catalogue::providers::Transform;
 
 pub use context::{Context, Transformed};
-pub use openstack::missing_ca_files as openstack_missing_ca_files;
+pub(crate) use openstack::missing_ca_files as openstack_missing_ca_files;
 
 /// Transforms the `source` cloud config as CCCMO does for a provider whose descriptor names `kind`.
 ///
@@ -53,7 +53,7 @@ pub(crate) mod test_support {
     use serde_json::{Value, json};
 
     /// A minimal Infrastructure of `platform`.
-    pub fn infra(platform: &str) -> Value {
+    pub(crate) fn infra(platform: &str) -> Value {
         json!({
             "apiVersion": "config.openshift.io/v1",
             "kind": "Infrastructure",
@@ -63,23 +63,23 @@ pub(crate) mod test_support {
         })
     }
 
-    pub fn no_gates(_: &str) -> bool {
+    pub(crate) fn no_gates(_: &str) -> bool {
         false
     }
 
-    pub fn all_gates(_: &str) -> bool {
+    pub(crate) fn all_gates(_: &str) -> bool {
         true
     }
 
     /// The platform of a test Infrastructure (`None` when it names none).
-    pub fn platform_of(infra: &Value) -> Platform {
+    pub(crate) fn platform_of(infra: &Value) -> Platform {
         infra["status"]["platformStatus"]["type"]
             .as_str()
             .and_then(Platform::parse)
             .unwrap_or(Platform::None)
     }
 
-    pub fn ctx<'a>(infra: &'a Value, gates: &'a dyn Fn(&str) -> bool) -> Context<'a> {
+    pub(crate) fn ctx<'a>(infra: &'a Value, gates: &'a dyn Fn(&str) -> bool) -> Context<'a> {
         Context {
             platform: platform_of(infra),
             infrastructure: infra,
@@ -99,7 +99,7 @@ pub(crate) mod test_support {
     }
 
     /// The `config` key of a conformance case's cloud-provider-config `ConfigMap`.
-    pub fn conformance_source(platform: &str) -> String {
+    pub(crate) fn conformance_source(platform: &str) -> String {
         let text = std::fs::read_to_string(format!(
             "{}/testdata/conformance/{platform}/cloud-provider-config.yaml",
             env!("CARGO_MANIFEST_DIR")
@@ -112,7 +112,7 @@ pub(crate) mod test_support {
             .to_owned()
     }
 
-    pub fn conformance_yaml(path: &str) -> Value {
+    pub(crate) fn conformance_yaml(path: &str) -> Value {
         let text = std::fs::read_to_string(format!(
             "{}/testdata/conformance/{path}",
             env!("CARGO_MANIFEST_DIR")
@@ -123,7 +123,7 @@ pub(crate) mod test_support {
             .remove(0)
     }
 
-    pub fn conformance_expected(platform: &str) -> String {
+    pub(crate) fn conformance_expected(platform: &str) -> String {
         std::fs::read_to_string(format!(
             "{}/testdata/conformance/{platform}/expected/cloud.conf",
             env!("CARGO_MANIFEST_DIR")

@@ -33,7 +33,7 @@ const CLOUD_CONFIG_DIR: &str = "/etc/kubernetes/static-pod-resources/configmaps/
 /// clouds.yaml (`cacert`) names in the mounted cloud config folder when the cloud config
 /// ConfigMap has no such key (`has_key`): the `OpenStack` CCM cannot read it and exits. CCCMO
 /// renders such a ConfigMap as it is, and so does ccm-render: this only says so.
-pub fn missing_ca_files(
+pub(crate) fn missing_ca_files(
     cloud_conf: &str,
     clouds_yaml: Option<&str>,
     has_key: &dyn Fn(&str) -> bool,
@@ -74,7 +74,7 @@ pub fn missing_ca_files(
 }
 
 /// The `OpenStack` transform.
-pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
+pub(crate) fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     require_platform(ctx, Platform::OpenStack, "openstack")?;
     let (mut ini, mut warnings) = parse(source)?;
 

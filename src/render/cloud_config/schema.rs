@@ -13,7 +13,7 @@ use serde_json::{Map, Number, Value};
 
 /// The Go type of a field, as far as its JSON form is concerned.
 #[derive(Debug, Clone, Copy)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `string`.
     Str,
     /// `bool`.
@@ -42,7 +42,7 @@ pub enum Kind {
 
 /// When a field is left out of the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Omit {
+pub(crate) enum Omit {
     /// `omitempty`: false, 0, "", null and empty lists or maps are left out; structs never are.
     Empty,
     /// `omitzero`, or `omitempty` on a pointer to a struct that is better left out when empty.
@@ -53,14 +53,14 @@ pub enum Omit {
 
 /// One field of a Go struct: its JSON name, type and omission rule.
 #[derive(Debug, Clone, Copy)]
-pub struct Field {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub omit: Omit,
+pub(crate) struct Field {
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
+    pub(crate) omit: Omit,
 }
 
 /// A field written with `omitempty`.
-pub const fn field(name: &'static str, kind: Kind) -> Field {
+pub(crate) const fn field(name: &'static str, kind: Kind) -> Field {
     Field {
         name,
         kind,
@@ -69,7 +69,7 @@ pub const fn field(name: &'static str, kind: Kind) -> Field {
 }
 
 /// A field that is written even when zero.
-pub const fn always(name: &'static str, kind: Kind) -> Field {
+pub(crate) const fn always(name: &'static str, kind: Kind) -> Field {
     Field {
         name,
         kind,
@@ -79,14 +79,14 @@ pub const fn always(name: &'static str, kind: Kind) -> Field {
 
 /// The values read for a struct, one slot per field, ready to be adjusted and written out.
 #[derive(Debug, Clone)]
-pub struct Record {
+pub(crate) struct Record {
     fields: &'static [Field],
     values: Vec<Option<Value>>,
 }
 
 impl Record {
     /// Reads `object` against `fields`. `path` prefixes field names in messages (`"global."`).
-    pub fn read(
+    pub(crate) fn read(
         object: &Map<String, Value>,
         fields: &'static [Field],
         path: &str,
@@ -111,7 +111,7 @@ impl Record {
     }
 
     /// Reads a value that must be an object (or null, read as empty).
-    pub fn read_value(
+    pub(crate) fn read_value(
         value: &Value,
         fields: &'static [Field],
         path: &str,
@@ -133,26 +133,26 @@ impl Record {
     }
 
     /// The value of `name`, if given and not null.
-    pub fn get(&self, name: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
         self.slot(name)
             .and_then(|slot| self.values.get(slot))
             .and_then(Option::as_ref)
     }
 
     /// The string value of `name`, or "" when unset.
-    pub fn str(&self, name: &str) -> &str {
+    pub(crate) fn str(&self, name: &str) -> &str {
         self.get(name).and_then(Value::as_str).unwrap_or("")
     }
 
     /// Sets `name` (a field of this record) to `value`.
-    pub fn set(&mut self, name: &str, value: Value) {
+    pub(crate) fn set(&mut self, name: &str, value: Value) {
         if let Some(target) = self.slot(name).and_then(|slot| self.values.get_mut(slot)) {
             *target = Some(value);
         }
     }
 
     /// The record as a JSON object in declaration order, without omitted fields.
-    pub fn to_object(&self) -> Map<String, Value> {
+    pub(crate) fn to_object(&self) -> Map<String, Value> {
         let mut object = Map::new();
         for (field, value) in self.fields.iter().zip(&self.values) {
             match value {

@@ -60,7 +60,7 @@ fn probe(cfg: &HostedConfig, mode_annotation: &str, modes: [&str; 2]) -> Result<
 }
 
 /// `aws.conf` (HyperShift `aws/config.go`).
-pub fn aws(cfg: &HostedConfig, template: &str) -> Result<String> {
+pub(crate) fn aws(cfg: &HostedConfig, template: &str) -> Result<String> {
     let Some(aws) = &cfg.hcp.spec.platform.aws else {
         bail!(
             "{}: spec.platform.aws is missing for type AWS",
@@ -96,7 +96,7 @@ pub fn aws(cfg: &HostedConfig, template: &str) -> Result<String> {
 }
 
 /// `cloud.conf` of GCP (HyperShift `gcp/config.go`).
-pub fn gcp(cfg: &HostedConfig, template: &str) -> Result<String> {
+pub(crate) fn gcp(cfg: &HostedConfig, template: &str) -> Result<String> {
     let Some(gcp) = &cfg.hcp.spec.platform.gcp else {
         bail!(
             "{}: spec.platform.gcp is missing for type GCP",
@@ -112,7 +112,7 @@ pub fn gcp(cfg: &HostedConfig, template: &str) -> Result<String> {
 }
 
 /// `ccm-config` of Power VS (HyperShift `powervs/config.go`).
-pub fn powervs(cfg: &HostedConfig, template: &str) -> Result<String> {
+pub(crate) fn powervs(cfg: &HostedConfig, template: &str) -> Result<String> {
     let Some(p) = &cfg.hcp.spec.platform.powervs else {
         bail!(
             "{}: spec.platform.powervs is missing for type PowerVS",
@@ -140,7 +140,7 @@ pub fn powervs(cfg: &HostedConfig, template: &str) -> Result<String> {
 
 /// `cloud-config` of KubeVirt (HyperShift `kubevirt/config.go`): the template's settings with
 /// the namespace, kubeconfig and infra-id label of this control plane, written as yaml.v2 does.
-pub fn kubevirt(cfg: &HostedConfig, template: &str) -> Result<String> {
+pub(crate) fn kubevirt(cfg: &HostedConfig, template: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Template {
@@ -232,7 +232,7 @@ fn yaml_v2_scalar(text: &str) -> String {
 }
 
 /// The CA bundle of the OpenStack credentials Secret (`cacert`), when it has one.
-pub fn openstack_ca(cfg: &HostedConfig) -> Result<Option<String>> {
+pub(crate) fn openstack_ca(cfg: &HostedConfig) -> Result<Option<String>> {
     let secret = openstack_secret(cfg)?;
     secret
         .data
@@ -242,7 +242,7 @@ pub fn openstack_ca(cfg: &HostedConfig) -> Result<Option<String>> {
 }
 
 /// The OpenStack credentials Secret (`spec.platform.openstack.identityRef.name`).
-pub fn openstack_secret(cfg: &HostedConfig) -> Result<&crate::inputs::credentials::Secret> {
+pub(crate) fn openstack_secret(cfg: &HostedConfig) -> Result<&crate::inputs::credentials::Secret> {
     let Some(openstack) = &cfg.hcp.spec.platform.openstack else {
         bail!(
             "{}: spec.platform.openstack is missing for type OpenStack",
@@ -256,7 +256,7 @@ pub fn openstack_secret(cfg: &HostedConfig) -> Result<&crate::inputs::credential
 }
 
 /// `cloud.conf` of OpenStack (HyperShift `openstack/config.go` `getCloudConfig`).
-pub fn openstack(cfg: &HostedConfig) -> Result<String> {
+pub(crate) fn openstack(cfg: &HostedConfig) -> Result<String> {
     let secret = openstack_secret(cfg)?;
     let openstack = cfg
         .hcp
@@ -300,7 +300,7 @@ pub fn openstack(cfg: &HostedConfig) -> Result<String> {
 }
 
 /// The Azure platform block.
-pub fn azure_platform(cfg: &HostedConfig) -> Result<&Azure> {
+pub(crate) fn azure_platform(cfg: &HostedConfig) -> Result<&Azure> {
     cfg.hcp.spec.platform.azure.as_ref().ok_or_else(|| {
         anyhow!(
             "{}: spec.platform.azure is missing for type Azure",
@@ -311,7 +311,7 @@ pub fn azure_platform(cfg: &HostedConfig) -> Result<&Azure> {
 
 /// `cloud.conf` of Azure (HyperShift `azure/config.go` `azureConfig`), for the ConfigMap or,
 /// `with_credentials`, the Secret.
-pub fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
+pub(crate) fn azure(cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
     let azure = azure_platform(cfg)?;
     let field = |f: &str| format!("{}: spec.platform.azure.{f}", cfg.hcp_path);
     let subnet =

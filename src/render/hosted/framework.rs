@@ -20,7 +20,7 @@ const RESTART_DATE: &str = "hypershift.openshift.io/restart-date";
 const REQUEST_OVERRIDE_PREFIX: &str = "resource-request-override.hypershift.openshift.io/";
 
 /// Applies the framework's defaults to the component's Deployment.
-pub fn apply_defaults(
+pub(crate) fn apply_defaults(
     component: &Component,
     cfg: &HostedConfig,
     deployment: &mut Value,

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use std::collections::BTreeMap;
 
 /// `fmt.Sprintf(template, args...)` for a template whose only verbs are `%s`.
-pub fn sprintf(template: &str, args: &[&str], what: &str) -> Result<String> {
+pub(crate) fn sprintf(template: &str, args: &[&str], what: &str) -> Result<String> {
     let parts: Vec<&str> = template.split("%s").collect();
     if parts.len() != args.len() + 1 || template.contains("%%") {
         bail!(
@@ -25,7 +25,11 @@ pub fn sprintf(template: &str, args: &[&str], what: &str) -> Result<String> {
 
 /// `html/template` of a template whose only actions are `{{.Key}}`, each value HTML-escaped as
 /// the package escapes text.
-pub fn html_template(template: &str, values: &BTreeMap<&str, &str>, what: &str) -> Result<String> {
+pub(crate) fn html_template(
+    template: &str,
+    values: &BTreeMap<&str, &str>,
+    what: &str,
+) -> Result<String> {
     let mut out = String::new();
     let mut rest = template;
     while let Some(start) = rest.find("{{") {

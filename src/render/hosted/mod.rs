@@ -23,7 +23,7 @@ use ccm_catalogue::json_fields::kind_of;
 use serde_json::{Value, json};
 
 /// Renders every object of `component` for `cfg`.
-pub fn render(cfg: &HostedConfig, component: &Component) -> Result<Rendered> {
+pub(crate) fn render(cfg: &HostedConfig, component: &Component) -> Result<Rendered> {
     let spec = &component.descriptor.spec;
     if spec.platform != cfg.platform() {
         bail!(
@@ -34,8 +34,8 @@ pub fn render(cfg: &HostedConfig, component: &Component) -> Result<Rendered> {
         );
     }
     let mut manifests = Vec::new();
-    for (manifest, object) in &component.manifests {
-        let applies = match manifest.when {
+    for manifest in &component.manifests {
+        let applies = match manifest.spec.when {
             When::Always => true,
             When::SelfManagedAzure => !cfg.managed_azure(),
             When::ManagedAzure => cfg.managed_azure(),
@@ -43,14 +43,14 @@ pub fn render(cfg: &HostedConfig, component: &Component) -> Result<Rendered> {
         if !applies {
             continue;
         }
-        let mut object = object.clone();
+        let mut object = manifest.object.clone();
         place(&mut object, cfg);
         match kind_of(&object) {
             "RoleBinding" => subjects_to_namespace(&mut object, &cfg.hcp.metadata.namespace),
             "ServiceAccount" => ensure_pull_secret(&mut object),
             _ => {}
         }
-        if let Some(adapt) = &manifest.adapt {
+        if let Some(adapt) = &manifest.spec.adapt {
             platform::adapt_manifest(adapt, cfg, &mut object)?;
         }
         if kind_of(&object) == "SecretProviderClass" {

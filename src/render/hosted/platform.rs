@@ -10,7 +10,7 @@ use ccm_catalogue::hosted::Component;
 use serde_json::{Value, json};
 
 /// Runs the manifest adapter `adapt` on `object`.
-pub fn adapt_manifest(adapt: &str, cfg: &HostedConfig, object: &mut Value) -> Result<()> {
+pub(crate) fn adapt_manifest(adapt: &str, cfg: &HostedConfig, object: &mut Value) -> Result<()> {
     match adapt {
         "awsCloudConfig" => fill(object, "aws.conf", |t| cloud_config::aws(cfg, t)),
         "gcpCloudConfig" => fill(object, "cloud.conf", |t| cloud_config::gcp(cfg, t)),
@@ -108,7 +108,7 @@ pub(super) fn push(list: &mut Value, item: Value) {
 
 /// The platform's Deployment adapter, then the proxy environment and the TLS flags where the
 /// catalogue says the component has them.
-pub fn adapt_deployment(
+pub(crate) fn adapt_deployment(
     component: &Component,
     cfg: &HostedConfig,
     deployment: &mut Value,

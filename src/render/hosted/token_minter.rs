@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 const TOKEN_PATH: &str = "/var/run/secrets/openshift/serviceaccount";
 
 /// Adds the token-minter to the pod spec when the platform mints cloud tokens.
-pub fn inject(minter: &TokenMinter, cfg: &HostedConfig, pod: &mut Value) -> Result<()> {
+pub(crate) fn inject(minter: &TokenMinter, cfg: &HostedConfig, pod: &mut Value) -> Result<()> {
     let mints = match cfg.platform() {
         HostedPlatform::Aws | HostedPlatform::Gcp => true,
         HostedPlatform::Azure => !cfg.env.is_aro_hcp(),

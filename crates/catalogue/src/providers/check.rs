@@ -12,7 +12,7 @@ use anyhow::{Context as _, Result, bail};
 use serde_json::Value;
 
 /// Checks a descriptor on its own; errors start with the field.
-pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
+pub(crate) fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
     if d.api_version != API_VERSION {
         bail!(
             "apiVersion: must be {API_VERSION}, found {:?}",
@@ -30,33 +30,7 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
         );
     }
     let spec = &d.spec;
-    match (
-        &spec.external_platform_name,
-        spec.platform == Platform::External,
-    ) {
-        (None, true) => bail!(
-            "spec.externalPlatformName: required with platform External (the Infrastructure's spec.platformSpec.external.platformName it serves)"
-        ),
-        (Some(_), false) => bail!(
-            "spec.externalPlatformName: only for platform External, not {}",
-            spec.platform
-        ),
-        (Some(name), true) if name.is_empty() || name.chars().any(char::is_whitespace) => {
-            bail!("spec.externalPlatformName: {name:?} must be a non-empty word")
-        }
-        _ => {}
-    }
-    if spec.cloud_provider.is_empty()
-        || !spec
-            .cloud_provider
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        bail!(
-            "spec.cloudProvider: {:?} must be the CCM's --cloud-provider name (letters, digits, '-', '_')",
-            spec.cloud_provider
-        );
-    }
+    check_platform(spec)?;
     crate::validate::dns_label(&spec.resource_name).context("spec.resourceName")?;
     check_images(spec)?;
     if let Some(name) = &spec.bootstrap.credentials.post_install_secret {
@@ -74,33 +48,9 @@ pub fn check_descriptor(d: &Descriptor, folder: &str) -> Result<()> {
             );
         }
     }
-    if let Some(secret) = &spec.cloud_config.secret {
-        crate::validate::dns_subdomain(&secret.name).context("spec.cloudConfig.secret.name")?;
-        if !is_plain_file_name(&secret.key) {
-            bail!(
-                "spec.cloudConfig.secret.key: {:?} must be a plain file name ([A-Za-z0-9._-], not starting with a dot)",
-                secret.key
-            );
-        }
-    }
-    if let (Some(fixed), Some(given)) = (
-        ConfigFormat::of_transform(spec.cloud_config.transform),
-        spec.cloud_config.format,
-    ) && fixed != given
-    {
-        bail!(
-            "spec.cloudConfig.format: {} contradicts the transform, which writes {}",
-            given.name(),
-            fixed.name()
-        );
-    }
+    check_cloud_config(spec)?;
     if let Some(ccm) = &spec.ccm {
         super::command_line::check_spec(ccm)?;
-    }
-    for file in spec.cloud_config.config_files.values() {
-        if !is_plain_file_name(file) {
-            bail!("spec.cloudConfig.configFiles: {file:?} must be a plain file name");
-        }
     }
     check_credentials(&spec.bootstrap.credentials)?;
     check_cloud_config_defaults(spec)
@@ -148,6 +98,69 @@ pub fn bootstrap_env_value<'a>(pod: &'a Value, name: &str) -> Option<&'a str> {
         .and_then(Value::as_str)
 }
 
+/// `spec.platform` and what goes with it: the external platform name, the CCM's
+/// `--cloud-provider` name.
+fn check_platform(spec: &ProviderSpec) -> Result<()> {
+    match (
+        &spec.external_platform_name,
+        spec.platform == Platform::External,
+    ) {
+        (None, true) => bail!(
+            "spec.externalPlatformName: required with platform External (the Infrastructure's spec.platformSpec.external.platformName it serves)"
+        ),
+        (Some(_), false) => bail!(
+            "spec.externalPlatformName: only for platform External, not {}",
+            spec.platform
+        ),
+        (Some(name), true) if name.is_empty() || name.chars().any(char::is_whitespace) => {
+            bail!("spec.externalPlatformName: {name:?} must be a non-empty word")
+        }
+        _ => {}
+    }
+    if spec.cloud_provider.is_empty()
+        || !spec
+            .cloud_provider
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        bail!(
+            "spec.cloudProvider: {:?} must be the CCM's --cloud-provider name (letters, digits, '-', '_')",
+            spec.cloud_provider
+        );
+    }
+    Ok(())
+}
+
+/// `spec.cloudConfig`: the Secret it may come from, its format, its file names.
+fn check_cloud_config(spec: &ProviderSpec) -> Result<()> {
+    if let Some(secret) = &spec.cloud_config.secret {
+        crate::validate::dns_subdomain(&secret.name).context("spec.cloudConfig.secret.name")?;
+        if !is_plain_file_name(&secret.key) {
+            bail!(
+                "spec.cloudConfig.secret.key: {:?} must be a plain file name ([A-Za-z0-9._-], not starting with a dot)",
+                secret.key
+            );
+        }
+    }
+    if let (Some(fixed), Some(given)) = (
+        ConfigFormat::of_transform(spec.cloud_config.transform),
+        spec.cloud_config.format,
+    ) && fixed != given
+    {
+        bail!(
+            "spec.cloudConfig.format: {} contradicts the transform, which writes {}",
+            given.name(),
+            fixed.name()
+        );
+    }
+    for file in spec.cloud_config.config_files.values() {
+        if !is_plain_file_name(file) {
+            bail!("spec.cloudConfig.configFiles: {file:?} must be a plain file name");
+        }
+    }
+    Ok(())
+}
+
 fn is_plain_file_name(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('.')
@@ -191,7 +204,11 @@ fn check_credentials(spec: &CredentialsSpec) -> Result<()> {
 
 /// Checks one object of `manifests/` or `bootstrap/` against the descriptor; errors start with
 /// the field. Returns whether the object has the TLS container with the TLS anchor line.
-pub fn check_object(object: &Value, spec: &ProviderSpec, is_bootstrap: bool) -> Result<bool> {
+pub(crate) fn check_object(
+    object: &Value,
+    spec: &ProviderSpec,
+    is_bootstrap: bool,
+) -> Result<bool> {
     if !object.is_object() {
         bail!("not a Kubernetes object (a YAML mapping)");
     }

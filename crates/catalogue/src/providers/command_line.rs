@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Checks `spec.ccm` on its own; errors start with the field.
-pub fn check_spec(ccm: &CcmCommandLine) -> Result<()> {
+pub(crate) fn check_spec(ccm: &CcmCommandLine) -> Result<()> {
     const FIELD: &str = "spec.ccm";
     if ccm.source.trim().is_empty() {
         bail!("{FIELD}.source: say where the lists come from");
@@ -146,7 +146,7 @@ fn arguments(container: &Value) -> Result<Vec<String>> {
 
 /// Checks the arguments of a CCM's command line: each a `--flag` or `--flag=VALUE` the CCM
 /// registers, and each `--controllers` entry a controller it knows (`*` and `-NAME` too).
-pub fn check_arguments(args: &[String], ccm: &CcmCommandLine) -> Result<()> {
+pub(crate) fn check_arguments(args: &[String], ccm: &CcmCommandLine) -> Result<()> {
     for arg in args {
         let Some(rest) = arg.strip_prefix("--") else {
             bail!("{arg:?} is not a --flag (write each flag as --name=value)");

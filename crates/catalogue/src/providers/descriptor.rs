@@ -33,11 +33,11 @@ pub enum Transform {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Descriptor {
     /// `ccm-render.openshift.io/v1alpha1`.
-    pub api_version: String,
+    pub(crate) api_version: String,
     /// `Provider`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// `metadata.name`: the provider's name (the folder name).
-    pub metadata: DescriptorMetadata,
+    pub(crate) metadata: DescriptorMetadata,
     /// What the provider does.
     pub spec: ProviderSpec,
 }
@@ -45,9 +45,9 @@ pub struct Descriptor {
 /// `metadata` of a descriptor.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct DescriptorMetadata {
+pub(crate) struct DescriptorMetadata {
     /// The provider's name.
-    pub name: String,
+    pub(crate) name: String,
 }
 
 /// `spec` of a descriptor.
@@ -108,33 +108,33 @@ pub struct ProviderSpec {
 #[serde(deny_unknown_fields)]
 pub struct CcmCommandLine {
     /// Where the lists come from (repository, branch or commit, and how they were read).
-    pub source: String,
+    pub(crate) source: String,
     /// Every flag the binary registers, as `--name`.
-    pub flags: Vec<String>,
+    pub(crate) flags: Vec<String>,
     /// The names its `--controllers` knows.
-    pub controllers: Vec<String>,
+    pub(crate) controllers: Vec<String>,
     /// The `--controllers` aliases its `main.go` passes (alias to controller name); empty when
     /// it passes none, and then only the names themselves are accepted.
     #[serde(default)]
-    pub aliases: BTreeMap<String, String>,
+    pub(crate) aliases: BTreeMap<String, String>,
     /// How the CCM of an older release differs, by release (`4.22`): what it lacks of the
     /// lists above. A release also lacks what every newer release here lacks.
     #[serde(default)]
-    pub releases: BTreeMap<String, CcmRelease>,
+    pub(crate) releases: BTreeMap<String, CcmRelease>,
 }
 
 /// What the CCM of an older release lacks of a provider's `spec.ccm` lists.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CcmRelease {
+pub(crate) struct CcmRelease {
     /// Where this release's lists come from.
-    pub source: String,
+    pub(crate) source: String,
     /// Flags of `spec.ccm.flags` this release's CCM does not register.
     #[serde(default)]
-    pub without_flags: Vec<String>,
+    pub(crate) without_flags: Vec<String>,
     /// Controllers of `spec.ccm.controllers` this release's CCM does not know.
     #[serde(default)]
-    pub without_controllers: Vec<String>,
+    pub(crate) without_controllers: Vec<String>,
 }
 
 /// What the bootstrap static pod needs on its host.
@@ -348,6 +348,15 @@ impl Provider {
     /// The descriptor's spec.
     pub fn spec(&self) -> &ProviderSpec {
         &self.descriptor.spec
+    }
+
+    /// Whether this provider renders for OpenShift `release` (`X.Y`): `spec.releases` names
+    /// it, or is left out.
+    pub fn renders_for(&self, release: &str) -> bool {
+        self.spec()
+            .releases
+            .as_ref()
+            .is_none_or(|supported| supported.iter().any(|r| r == release))
     }
 
     /// Whether this provider serves an External Infrastructure whose platform name is `name`.

@@ -13,4 +13,4 @@ mod descriptor;
 mod parse;
 
 pub use descriptor::*;
-pub use parse::{Parsed, check_parsed, one_object, parse, parse_common};
+pub use parse::{LocatedObject, Parsed, check_parsed, one_object, parse, parse_common};

@@ -65,7 +65,10 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
         list.into_iter()
             .map(|(path, text)| {
                 let object = one_object(text).with_context(|| at(path))?;
-                Ok((at(path), object))
+                Ok(LocatedObject {
+                    at: at(path),
+                    object,
+                })
             })
             .collect::<Result<Vec<_>>>()
     };
@@ -82,6 +85,14 @@ pub fn parse(folder: &FolderText) -> Result<Provider> {
     })
 }
 
+/// An object of a provider, with what to call it in messages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocatedObject {
+    /// Its file, or the release file and field that made it.
+    pub at: String,
+    pub object: Value,
+}
+
 /// A provider's parts, parsed but not yet checked: what [`check_parsed`] turns into a
 /// [`Provider`]. Each object comes with what to call it in messages (its file, or for an older
 /// release's provider the release file and field that made it).
@@ -95,10 +106,10 @@ pub struct Parsed<'a> {
     pub descriptor_at: &'a str,
     /// `provider.yaml`, parsed.
     pub descriptor: &'a Value,
-    /// `manifests/*.yaml`, in order, each with what to call it in messages.
-    pub manifests: &'a [(String, Value)],
+    /// `manifests/*.yaml`, in order.
+    pub manifests: &'a [LocatedObject],
     /// `bootstrap/*.yaml`, likewise.
-    pub bootstrap: &'a [(String, Value)],
+    pub bootstrap: &'a [LocatedObject],
     /// The release these parts are for when an older one, whose CCM its bootstrap pods are
     /// held to (`spec.ccm.releases`); None for the newest.
     pub release: Option<&'a str>,
@@ -120,7 +131,7 @@ pub fn check_parsed(parts: &Parsed<'_>) -> Result<Provider> {
     };
     let mut tls_script_seen = false;
     for (list, is_bootstrap) in [(parts.manifests, false), (parts.bootstrap, true)] {
-        for (at, object) in list {
+        for LocatedObject { at, object } in list {
             let tls = check_object(object, &provider.descriptor.spec, is_bootstrap)
                 .with_context(|| at.clone())?;
             tls_script_seen |= tls;

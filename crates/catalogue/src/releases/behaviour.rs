@@ -18,7 +18,7 @@ pub struct Behaviour {
     pub feature_sets: BTreeMap<String, Vec<crate::features::FeatureSet>>,
     /// The upstream controller-manager gates, when they differ from the newest release's.
     #[serde(default)]
-    pub upstream_feature_gates: Option<Vec<String>>,
+    pub(crate) upstream_feature_gates: Option<Vec<String>>,
 }
 
 /// Where CCCMO's transforms differ from release to release (`assets/releases/*.yaml`,

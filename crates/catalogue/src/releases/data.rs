@@ -6,7 +6,7 @@
 //! as cheaply as the newest's; this file therefore uses only `crate::` modules build.rs has.
 
 use crate::provider_dir::FolderText;
-use crate::providers::{Common, Parsed, Provider, check_parsed};
+use crate::providers::{Common, LocatedObject, Parsed, Provider, check_parsed};
 use crate::releases::behaviour::Behaviour;
 use crate::releases::delta::{self, CommonDelta, ProviderDelta};
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -54,7 +54,7 @@ pub struct ReleaseEntry {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Delta {
     /// The shared objects.
-    pub common: CommonDelta,
+    pub(crate) common: CommonDelta,
     /// Provider by provider.
     pub providers: BTreeMap<String, ProviderDelta>,
 }
@@ -129,16 +129,17 @@ fn apply(
         };
         let mut descriptor = serde_json::to_value(&provider.descriptor)?;
         let label = |object: &Value| format!("{field}: {}", delta::object_id(object));
-        let mut manifests: Vec<(String, Value)> = provider
-            .manifests
-            .iter()
-            .map(|o| (label(o), o.clone()))
-            .collect();
-        let mut bootstrap: Vec<(String, Value)> = provider
-            .bootstrap
-            .iter()
-            .map(|o| (label(o), o.clone()))
-            .collect();
+        let located = |objects: &[Value]| -> Vec<LocatedObject> {
+            objects
+                .iter()
+                .map(|o| LocatedObject {
+                    at: label(o),
+                    object: o.clone(),
+                })
+                .collect()
+        };
+        let mut manifests = located(&provider.manifests);
+        let mut bootstrap = located(&provider.bootstrap);
         delta::apply_provider(
             provider_delta,
             &mut descriptor,

@@ -8,6 +8,7 @@
 //! build.rs compiles this file (through `super::data`), so it uses only `crate::` modules
 //! build.rs has.
 
+use crate::providers::LocatedObject;
 use crate::script::Script;
 use anyhow::{Context as _, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
@@ -17,13 +18,13 @@ use std::collections::BTreeMap;
 /// The objects every provider shares (`assets/common/`).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CommonDelta {
+pub(crate) struct CommonDelta {
     /// Edits of the PodDisruptionBudget.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pod_disruption_budget: Vec<Op>,
+    pub(crate) pod_disruption_budget: Vec<Op>,
     /// Edits of the Service.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub service: Vec<Op>,
+    pub(crate) service: Vec<Op>,
 }
 
 /// One provider's delta.
@@ -48,7 +49,7 @@ pub struct ObjectPatch {
     /// `Kind/name` of a manifest or bootstrap pod.
     pub object: String,
     /// The edits, in order.
-    pub ops: Vec<Op>,
+    pub(crate) ops: Vec<Op>,
 }
 
 /// One edit.
@@ -91,13 +92,15 @@ pub enum Op {
 }
 
 /// Applies `ops` to `object`; errors say which op (`ops[i]`) and what did not fit.
-pub fn apply_ops(object: &mut Value, ops: &[Op]) -> Result<()> {
+pub(crate) fn apply_ops(object: &mut Value, ops: &[Op]) -> Result<()> {
     for (i, op) in ops.iter().enumerate() {
         apply(object, op).with_context(|| format!("ops[{i}]"))?;
     }
     Ok(())
 }
 
+// Reads better whole: one arm per operation, each what it does to the object and how it
+// fails, read side by side.
 fn apply(object: &mut Value, op: &Op) -> Result<()> {
     match op {
         Op::Remove(path) => {
@@ -291,17 +294,17 @@ pub fn object_id(object: &Value) -> String {
 
 /// Applies a provider delta to a provider's parts: the descriptor and its objects (manifests
 /// and bootstrap pods, each list keeping its order).
-pub fn apply_provider(
+pub(crate) fn apply_provider(
     delta: &ProviderDelta,
     descriptor: &mut Value,
-    lists: [&mut Vec<(String, Value)>; 2],
+    lists: [&mut Vec<LocatedObject>; 2],
 ) -> Result<()> {
     apply_ops(descriptor, &delta.descriptor).context("descriptor")?;
     let [manifests, bootstrap] = lists;
     let mut by_id: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (l, list) in [&*manifests, &*bootstrap].into_iter().enumerate() {
-        for (i, (_, object)) in list.iter().enumerate() {
-            by_id.insert(object_id(object), (l, i));
+        for (i, located) in list.iter().enumerate() {
+            by_id.insert(object_id(&located.object), (l, i));
         }
     }
     for (i, patch) in delta.patch.iter().enumerate() {
@@ -313,7 +316,7 @@ pub fn apply_provider(
         } else {
             &mut *bootstrap
         };
-        apply_ops(&mut list[at].1, &patch.ops).with_context(|| format!("patch[{i}]"))?;
+        apply_ops(&mut list[at].object, &patch.ops).with_context(|| format!("patch[{i}]"))?;
     }
     for (i, id) in delta.remove.iter().enumerate() {
         if !by_id.contains_key(id) {
@@ -321,7 +324,7 @@ pub fn apply_provider(
         }
     }
     for list in [manifests, bootstrap] {
-        list.retain(|(_, object)| !delta.remove.contains(&object_id(object)));
+        list.retain(|located| !delta.remove.contains(&object_id(&located.object)));
     }
     Ok(())
 }
@@ -432,11 +435,14 @@ mod tests {
     fn provider_delta_removes_and_patches_by_kind_and_name() {
         let mut descriptor = json!({"spec": {"cloudConfig": {"transform": "aws"}}});
         let mut manifests = vec![
-            ("a".to_string(), deployment()),
-            (
-                "b".to_string(),
-                json!({"kind": "Role", "metadata": {"name": "r"}}),
-            ),
+            LocatedObject {
+                at: "a".to_string(),
+                object: deployment(),
+            },
+            LocatedObject {
+                at: "b".to_string(),
+                object: json!({"kind": "Role", "metadata": {"name": "r"}}),
+            },
         ];
         let mut bootstrap = Vec::new();
         let delta: ProviderDelta = crate::yaml::from_str(
@@ -447,7 +453,7 @@ mod tests {
         assert_eq!(descriptor["spec"]["cloudConfig"]["transform"], "none");
         assert_eq!(manifests.len(), 1);
         assert!(
-            manifests[0].1["spec"]["template"]["spec"]
+            manifests[0].object["spec"]["template"]["spec"]
                 .get("initContainers")
                 .is_none()
         );

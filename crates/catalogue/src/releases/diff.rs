@@ -63,7 +63,7 @@ pub fn manifests_delta(newer: &[Value], older: &[Value]) -> Result<ManifestDelta
 
 /// The edits that turn `newer` into `older` (two versions of one object), none when they are
 /// the same, key order included.
-pub fn object_ops(newer: &Value, older: &Value) -> Result<Vec<Op>> {
+pub(crate) fn object_ops(newer: &Value, older: &Value) -> Result<Vec<Op>> {
     if same(newer, older) {
         return Ok(Vec::new());
     }

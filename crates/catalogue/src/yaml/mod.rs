@@ -13,7 +13,7 @@
 //! [`value`] (building `serde_json::Value`s at their final size), [`write`](mod@write).
 
 mod read;
-pub mod value;
+pub(crate) mod value;
 mod write;
 
 pub use read::{documents, documents_by_yaml_parser, from_str, json_document};

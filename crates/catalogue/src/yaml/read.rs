@@ -8,10 +8,10 @@ use serde::de::DeserializeOwned;
 
 /// The most documents one input file may hold. A multi-document manifest stream from
 /// `openshift-install create manifests` holds a few dozen; a thousand is generous.
-pub const MAX_DOCUMENTS: usize = 1024;
+pub(crate) const MAX_DOCUMENTS: usize = 1024;
 
 /// The deepest nesting an input may have. Kubernetes objects nest about 15 levels deep.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 fn read_options() -> serde_saphyr::Options {
     serde_saphyr::options! {

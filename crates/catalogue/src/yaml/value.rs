@@ -8,13 +8,13 @@ use std::fmt;
 
 /// Decodes one value, nested at most `depth` levels; fails on a float or a repeated key.
 #[derive(Debug, Clone, Copy)]
-pub struct Seed {
+pub(crate) struct Seed {
     depth: usize,
 }
 
 impl Seed {
     /// For input: fails on a float, a repeated key, or nesting deeper than `depth`.
-    pub fn strict(depth: usize) -> Self {
+    pub(crate) fn strict(depth: usize) -> Self {
         Self { depth }
     }
 

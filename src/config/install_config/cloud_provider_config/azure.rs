@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 const SUBSCRIPTION_KEY: &str = "azure_subscription_id";
 const TENANT_KEY: &str = "azure_tenant_id";
 
-pub fn derive(
+pub(crate) fn derive(
     p: &Azure,
     infra_id: &str,
     facts: &PlatformFacts,

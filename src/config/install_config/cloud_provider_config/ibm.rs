@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 
 /// The account ID the installer reads from the API key's account: the `a/<account>` scope of
 /// an IBM CRN (`crn:v1:<cname>:<ctype>:<service>:<location>:a/<account>:<instance>:…`).
-pub fn account_of(crn: &str) -> Result<String> {
+pub(crate) fn account_of(crn: &str) -> Result<String> {
     crn.split(':')
         .nth(6)
         .and_then(|scope| scope.strip_prefix("a/"))
@@ -49,14 +49,14 @@ fn account(crn: Option<&str>, missing: &mut Missing) -> Result<Option<String>> {
 /// three to `ibmcloud.CloudProviderConfig` and `powervs.CloudProviderConfig`
 /// (`pkg/asset/manifests/cloudproviderconfig.go`).
 #[derive(Clone, Copy)]
-pub struct Cluster<'a> {
-    pub infra_id: &'a str,
+pub(crate) struct Cluster<'a> {
+    pub(crate) infra_id: &'a str,
     /// `--ibm-instance-crn`, the account ID's source.
-    pub crn: Option<&'a str>,
-    pub facts: &'a PlatformFacts,
+    pub(crate) crn: Option<&'a str>,
+    pub(crate) facts: &'a PlatformFacts,
 }
 
-pub fn ibmcloud(
+pub(crate) fn ibmcloud(
     p: &IbmCloud,
     cluster: Cluster<'_>,
     missing: &mut Missing,
@@ -117,11 +117,11 @@ pub fn ibmcloud(
     };
     let mut text = provider_head(&account, infra_id, &p.region, resource_group, &vpc);
     let _ = writeln!(text, "g2VpcSubnetNames = {}", subnets.join(","));
-    let (iam, vpc_override, rm) = ibmcloud_overrides(&p.service_endpoints);
+    let overrides = ibmcloud_overrides(&p.service_endpoints);
     for (key, value) in [
-        ("iamEndpointOverride", iam),
-        ("g2EndpointOverride", vpc_override),
-        ("rmEndpointOverride", rm),
+        ("iamEndpointOverride", overrides.iam),
+        ("g2EndpointOverride", overrides.vpc),
+        ("rmEndpointOverride", overrides.resource_manager),
     ] {
         if !value.is_empty() {
             let _ = writeln!(text, "{key} = {value}");
@@ -148,18 +148,27 @@ fn generated_subnets(infra_id: &str, control_plane: &[String], compute: &[String
     names
 }
 
-/// IAM, VPC (without its `/v<N>` suffix: the CCM appends it) and ResourceManager overrides.
-fn ibmcloud_overrides(endpoints: &[ServiceEndpoint]) -> (String, String, String) {
-    let (mut iam, mut vpc, mut rm) = (String::new(), String::new(), String::new());
+/// The service endpoint overrides the IBM Cloud CCM reads ("" where none is given).
+#[derive(Debug, Default, PartialEq)]
+struct Overrides {
+    iam: String,
+    /// Without its `/v<N>` suffix: the CCM appends it.
+    vpc: String,
+    resource_manager: String,
+}
+
+/// The IAM, VPC and ResourceManager overrides of `endpoints`.
+fn ibmcloud_overrides(endpoints: &[ServiceEndpoint]) -> Overrides {
+    let mut overrides = Overrides::default();
     for e in endpoints {
         match e.name.as_str() {
-            "IAM" => iam.clone_from(&e.url),
-            "VPC" => vpc = trim_version(&e.url).to_string(),
-            "ResourceManager" => rm.clone_from(&e.url),
+            "IAM" => overrides.iam.clone_from(&e.url),
+            "VPC" => overrides.vpc = trim_version(&e.url).to_string(),
+            "ResourceManager" => overrides.resource_manager.clone_from(&e.url),
             _ => {}
         }
     }
-    (iam, vpc, rm)
+    overrides
 }
 
 /// The regex `(^.*)/v\d+[/]{0,1}$` replaced by its group: a trailing `/v<digits>` or
@@ -230,7 +239,7 @@ fn powervs_region(region: &str) -> Result<(&'static str, &'static [&'static str]
         })
 }
 
-pub fn powervs(
+pub(crate) fn powervs(
     p: &PowerVs,
     cluster: Cluster<'_>,
     missing: &mut Missing,
@@ -473,7 +482,7 @@ mod tests {
         assert_eq!(trim_version("https://vpc.test/v21/"), "https://vpc.test");
         assert_eq!(trim_version("https://vpc.test/v"), "https://vpc.test/v");
         assert_eq!(trim_version("https://vpc.test/vx1"), "https://vpc.test/vx1");
-        let (iam, vpc, rm) = ibmcloud_overrides(&[
+        let overrides = ibmcloud_overrides(&[
             ServiceEndpoint {
                 name: "IAM".into(),
                 url: "https://iam.test".into(),
@@ -488,8 +497,12 @@ mod tests {
             },
         ]);
         assert_eq!(
-            (iam.as_str(), vpc.as_str(), rm.as_str()),
-            ("https://iam.test", "https://vpc.test", "")
+            overrides,
+            Overrides {
+                iam: "https://iam.test".into(),
+                vpc: "https://vpc.test".into(),
+                resource_manager: String::new(),
+            }
         );
     }
 

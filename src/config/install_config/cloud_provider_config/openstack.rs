@@ -25,7 +25,7 @@ struct Cloud {
     has_cacert: bool,
 }
 
-pub fn derive(
+pub(crate) fn derive(
     p: &OpenStack,
     facts: &PlatformFacts,
     missing: &mut Missing,

@@ -98,10 +98,10 @@ pub(super) enum IniKind {
 /// and whether only `[Global]` has it.
 #[derive(Clone, Copy)]
 pub(super) struct IniKey {
-    pub ini: &'static str,
-    pub yaml: &'static str,
-    pub kind: IniKind,
-    pub global_only: bool,
+    pub(crate) ini: &'static str,
+    pub(crate) yaml: &'static str,
+    pub(crate) kind: IniKind,
+    pub(crate) global_only: bool,
 }
 
 /// A variable of `[Global]` and of `[VirtualCenter "…"]` (or of the section its table is for).

@@ -41,7 +41,7 @@ struct Config {
 }
 
 /// The vSphere transform.
-pub fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
+pub(crate) fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
     require_platform(ctx, Platform::VSphere, "vsphere")?;
     let mut warnings = Vec::new();
     let mut config = read(source, &mut warnings)?;
@@ -405,6 +405,15 @@ fn set_vcenters(
             }
         }
     }
+    add_failure_domain_datacenters(config, domains, warnings);
+}
+
+/// Each failure domain's datacenter, added to its vCenter's list.
+fn add_failure_domain_datacenters(
+    config: &mut Config,
+    domains: &[FailureDomain],
+    warnings: &mut Vec<String>,
+) {
     for domain in domains {
         let server = domain.server.clone().unwrap_or_default();
         let datacenter = domain

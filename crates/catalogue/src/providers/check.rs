@@ -233,16 +233,7 @@ pub(crate) fn check_object(
     }
     let kind = crate::json_fields::kind_of(object);
     if is_bootstrap {
-        check_bootstrap_pod(object)?;
-        for member in &spec.bootstrap.cloud_config_defaults {
-            if bootstrap_env_value(object, &member.env).is_none_or(str::is_empty) {
-                bail!(
-                    "spec.containers: spec.bootstrap.cloudConfigDefaults leaves {} to the CCM's default from {}, which no container of this pod sets to a value",
-                    member.path.join("."),
-                    member.env
-                );
-            }
-        }
+        check_bootstrap_pod(object, spec)?;
     } else if matches!(kind, "Deployment" | "DaemonSet")
         && object
             .pointer("/spec/template/spec/containers")
@@ -290,8 +281,9 @@ pub(crate) fn check_object(
 }
 
 /// The rules every bootstrap static pod follows (README "Bootstrap static pods"): a Pod in
-/// kube-system, host paths only, no service account (a static pod cannot use one).
-fn check_bootstrap_pod(pod: &Value) -> Result<()> {
+/// kube-system, host paths only, no service account (a static pod cannot use one), and every
+/// variable the cloud config defaults from (spec.bootstrap.cloudConfigDefaults) set to a value.
+fn check_bootstrap_pod(pod: &Value, spec: &ProviderSpec) -> Result<()> {
     if crate::json_fields::kind_of(pod) != "Pod"
         || pod.get("apiVersion").and_then(Value::as_str) != Some("v1")
     {
@@ -313,6 +305,15 @@ fn check_bootstrap_pod(pod: &Value) -> Result<()> {
             .unwrap_or_default();
         if sources != ["hostPath"] {
             bail!("spec.volumes[{i}]: a static pod can only mount hostPath volumes");
+        }
+    }
+    for member in &spec.bootstrap.cloud_config_defaults {
+        if bootstrap_env_value(pod, &member.env).is_none_or(str::is_empty) {
+            bail!(
+                "spec.containers: spec.bootstrap.cloudConfigDefaults leaves {} to the CCM's default from {}, which no container of this pod sets to a value",
+                member.path.join("."),
+                member.env
+            );
         }
     }
     Ok(())

@@ -31,17 +31,13 @@ impl Cli {
     pub fn parse_from_args(args: Vec<std::ffi::OsString>) -> Self {
         use clap::FromArgMatches as _;
         if args.get(1).is_some_and(|arg| arg == "render") {
-            let mut render =
+            let render =
                 RenderArgs::augment_args(clap::Command::new("render").no_binary_name(true));
-            if let Ok(mut matches) = render.try_get_matches_from_mut(&args[2..])
-                && let Ok(parsed) = RenderArgs::from_arg_matches_mut(&mut matches)
+            if let Ok(mut matches) = render.try_get_matches_from(&args[2..])
+                && let Ok(render) = RenderArgs::from_arg_matches_mut(&mut matches)
             {
-                // The command and its matches are left to the process's exit, as a render
-                // leaves what it built (`commands::render::left_for_exit`): freeing them was
-                // 1.5% of a render (callgrind, Azure).
-                std::mem::forget((render, matches));
                 return Self {
-                    command: Command::Render(Box::new(parsed)),
+                    command: Command::Render(Box::new(render)),
                 };
             }
         }

@@ -155,12 +155,17 @@ pub fn tree(rendered: &Rendered) -> Result<Tree> {
 fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
     let short: Vec<String> = objects
         .iter()
+        // Joined with concat, not format!, whose machinery cost about a thousand instructions
+        // a name (callgrind, Azure: 28 calls, 27 K).
         .map(|o| {
-            sanitize(&format!(
-                "{}-{}",
-                ccm_catalogue::json_fields::kind_of(o),
-                ccm_catalogue::json_fields::name_of(o)
-            ))
+            sanitize(
+                &[
+                    ccm_catalogue::json_fields::kind_of(o),
+                    "-",
+                    ccm_catalogue::json_fields::name_of(o),
+                ]
+                .concat(),
+            )
         })
         .collect();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
@@ -182,7 +187,7 @@ fn file_names(objects: &[Value]) -> Result<Vec<(String, &Value)>> {
         } else {
             base.clone()
         };
-        let name = format!("{stem}.yaml");
+        let name = stem + ".yaml";
         if !seen.insert(name.clone()) {
             bail!("two rendered objects would both be written to {name}");
         }

@@ -210,8 +210,11 @@ impl<'de> Deserializer<'de> for Decoder<'_> {
                 .into_iter()
                 .map(|(key, value)| (Cow::Owned(key), Cow::Owned(value.into_owned())))
                 .collect(),
-            // Not an object: Go's encoding/json refuses to decode anything else into a struct
-            // (`cannot unmarshal array into Go value of type …`), and so does this.
+            // Go's encoding/json leaves a struct as it is for `null` (`compute: [null]` is a
+            // pool with no field set): no entries, every field its default.
+            Cow::Borrowed(Value::Null) | Cow::Owned(Value::Null) => Vec::new(),
+            // It refuses anything else that is not an object (`cannot unmarshal array into Go
+            // value of type …`), and so does this.
             other => return Err(de::Error::invalid_type(unexpected(&other), &visitor)),
         };
         visitor.visit_map(Entries::new(entries, self.keys))
@@ -436,7 +439,24 @@ mod tests {
             err.message(),
             "invalid type: sequence, expected struct Item"
         );
-        let err = from_value::<Record>(&json!(null), exact).expect_err("null for a record");
-        assert_eq!(err.message(), "invalid type: null, expected struct Record");
+        let err = from_value::<Record>(&json!(true), exact).expect_err("a boolean for a record");
+        assert_eq!(
+            err.message(),
+            "invalid type: boolean `true`, expected struct Record"
+        );
+    }
+
+    #[test]
+    fn null_for_a_record_sets_no_field_as_go_does() {
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Defaults {
+            #[serde(default)]
+            note: Option<String>,
+        }
+        // Every field of `Record` but `name` has a default: null is a record with no key.
+        let err = from_value::<Record>(&json!(null), exact).expect_err("name is required");
+        assert_eq!(err.message(), "missing field `name`");
+        let record: Defaults = from_value(&json!(null), exact).expect("decodes");
+        assert_eq!(record, Defaults { note: None });
     }
 }

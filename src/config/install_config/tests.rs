@@ -310,3 +310,26 @@ fn dual_stack_needs_its_gate_and_the_primary_family_first() {
     };
     assert_eq!((p.ip_family.as_str(), p.lb_type.as_str()), ("IPv4", ""));
 }
+
+#[test]
+fn a_null_pool_is_a_pool_with_no_field_set_as_the_installer_reads_it() {
+    // Go's encoding/json leaves a struct as it is for null: `compute: [null]` reads as
+    // `compute: [{}]`. A list where a pool is expected is refused, as Go refuses it.
+    let mut null = base();
+    null["compute"] = json!([null]);
+    let mut empty = base();
+    empty["compute"] = json!([{}]);
+    // The two differ only in the document they keep as written (for the install-config
+    // ConfigMap).
+    assert_eq!(
+        format!("{:?}", parse(&null)).replace("[null]", "[{}]"),
+        format!("{:?}", parse(&empty))
+    );
+    let mut list = base();
+    list["compute"] = json!([["worker"]]);
+    let message = err(list);
+    assert!(
+        message.starts_with("compute[0]: invalid type: sequence, expected struct MachinePool"),
+        "{message}"
+    );
+}

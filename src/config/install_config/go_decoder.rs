@@ -119,18 +119,14 @@ impl de::Error for PathError {
 /// without going through that decoder: doing so built a second copy of every install-config
 /// record's decoding, for serde_json's decoder (0.1 MB of the binary).
 fn visit_scalar<'de, V: Visitor<'de>>(value: &Value, visitor: V) -> Result<V::Value, PathError> {
-    match value {
-        Value::Null => visitor.visit_unit(),
-        Value::Bool(b) => visitor.visit_bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => visitor.visit_u64(u),
-            (None, Some(i), _) => visitor.visit_i64(i),
-            (None, None, f) => visitor.visit_f64(f.unwrap_or(f64::NAN)),
-        },
-        Value::String(text) => visitor.visit_str(text),
-        Value::Array(_) | Value::Object(_) => {
-            Err(de::Error::invalid_type(unexpected(value), &visitor))
-        }
+    match unexpected(value) {
+        de::Unexpected::Unit => visitor.visit_unit(),
+        de::Unexpected::Bool(b) => visitor.visit_bool(b),
+        de::Unexpected::Unsigned(u) => visitor.visit_u64(u),
+        de::Unexpected::Signed(i) => visitor.visit_i64(i),
+        de::Unexpected::Float(f) => visitor.visit_f64(f),
+        de::Unexpected::Str(text) => visitor.visit_str(text),
+        other => Err(de::Error::invalid_type(other, &visitor)),
     }
 }
 

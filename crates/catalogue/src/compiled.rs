@@ -283,9 +283,9 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {
     Ok(rmp_serde::to_vec(value)?)
 }
 
-/// Decodes what [`encode`] wrote.
+/// Decodes what [`encode`] wrote, with the decoder of every record ([`crate::msgpack::decoder`]).
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
-    Ok(rmp_serde::from_slice(bytes)?)
+    crate::msgpack::decoder::from_slice(bytes).map_err(|err| err.located("MessagePack"))
 }
 
 #[cfg(test)]

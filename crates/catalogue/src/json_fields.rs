@@ -1,10 +1,8 @@
 //! Reading fields of untyped JSON (objects parsed whole, such as APIServer and FeatureGate) with
 //! errors that name the field's path (`spec.tlsSecurityProfile: expected an object, got a list`),
 //! and turning a parsed object into a typed struct with the same kind of errors ([`typed`]).
-//!
-//! build.rs compiles this file too (it checks the built-in providers with it): it may use only
-//! the crates build.rs has and no other module of the crate.
 
+use crate::path_error::PathError;
 use anyhow::{Result, bail};
 use camino::Utf8Path;
 use serde::de::DeserializeOwned;
@@ -71,23 +69,18 @@ pub fn name_of(doc: &Value) -> &str {
 }
 
 /// Deserialises a parsed object into a typed struct; a value of the wrong type is reported with
-/// the path of the field (`status.platformStatus.type: invalid type: …`).
+/// the path of the field (`status.platformStatus.type: invalid type: …`). The object is written
+/// as MessagePack and decoded by the one decoder of the built-in catalogue's records
+/// ([`crate::msgpack::decoder`]): one copy of each record's decoding in the binary.
 pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
-    serde_path_to_error::deserialize(doc).map_err(|err| {
-        let field = err.path().to_string();
-        // The path holds map keys from the input (`data.<key>`): never print a line break.
-        let field = if field.chars().any(char::is_control) {
-            format!("{field:?}")
-        } else {
-            field
-        };
-        let place = if field == "." {
-            path.to_string()
-        } else {
-            format!("{path}: {field}")
-        };
-        anyhow::Error::new(err.into_inner()).context(place)
-    })
+    decode(doc).map_err(|err| err.located(path.as_str()))
+}
+
+/// [`typed`], with the error and its path as they are.
+pub fn decode<T: DeserializeOwned>(doc: &Value) -> Result<T, PathError> {
+    let mut bytes = Vec::new();
+    crate::msgpack::write_value(doc, &mut bytes).map_err(serde::de::Error::custom)?;
+    crate::msgpack::decoder::from_slice(&bytes)
 }
 
 /// What kind of JSON value this is, for messages.

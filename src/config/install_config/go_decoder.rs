@@ -1,14 +1,13 @@
 //! Decoding a parsed value into a typed record with a [`KeyMatch`] of its own (the installer's
 //! inputs match keys as Go's encoding/json does), and the path of the field an error is about
-//! (`status.platformStatus[0].type`, or `.` for the whole value), as `serde_path_to_error`
-//! words it.
+//! ([`PathError`], shared with the catalogue's decoder).
 //!
 //! The path is gathered on the way out of each map value and list item. Wrapping this decoder
 //! in `serde_path_to_error` as well, for every install-config type, took 90 KB of the shipped
-//! binary; records decoded with exact keys keep going through `serde_path_to_error` over
-//! serde_json's own `&Value` decoder (`ccm_catalogue::json_fields::typed`), which is smaller
-//! still.
+//! binary; records decoded with exact keys go through the catalogue's own decoder
+//! (`ccm_catalogue::json_fields::typed`).
 
+use ccm_catalogue::path_error::{PathError, Segment};
 use serde::Deserializer;
 use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -28,91 +27,6 @@ pub(crate) fn from_value<T: DeserializeOwned>(
         value: Cow::Borrowed(value),
         keys,
     })
-}
-
-/// A decoding error and the path of the field it is about.
-#[derive(Debug)]
-pub(crate) struct PathError {
-    /// The segments, innermost first.
-    rev_path: Vec<Segment>,
-    message: String,
-}
-
-#[derive(Debug)]
-enum Segment {
-    Key(String),
-    Index(usize),
-}
-
-impl PathError {
-    /// The path of the field: keys joined by `.`, list items as `[i]`, `.` for the whole value.
-    pub(crate) fn path(&self) -> String {
-        if self.rev_path.is_empty() {
-            return ".".to_string();
-        }
-        let mut out = String::new();
-        for segment in self.rev_path.iter().rev() {
-            match segment {
-                Segment::Key(key) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(key);
-                }
-                Segment::Index(i) => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(']');
-                }
-            }
-        }
-        out
-    }
-
-    /// The error without its path.
-    pub(crate) fn message(&self) -> &str {
-        &self.message
-    }
-
-    fn within(mut self, segment: Segment) -> Self {
-        self.rev_path.push(segment);
-        self
-    }
-
-    fn from_json(err: &serde_json::Error) -> Self {
-        <Self as de::Error>::custom(err)
-    }
-}
-
-impl std::fmt::Display for PathError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for PathError {}
-
-impl de::Error for PathError {
-    fn custom<M: std::fmt::Display>(message: M) -> Self {
-        Self {
-            rev_path: Vec::new(),
-            message: message.to_string(),
-        }
-    }
-
-    // serde_json's words for what was found (`null`, not serde's `unit value`), as its own
-    // decoder gives them.
-    fn invalid_type(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
-        Self::from_json(&<serde_json::Error as de::Error>::invalid_type(
-            unexpected, expected,
-        ))
-    }
-
-    fn invalid_value(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
-        Self::from_json(&<serde_json::Error as de::Error>::invalid_value(
-            unexpected, expected,
-        ))
-    }
 }
 
 /// Hands a scalar to `visitor` as serde_json's own decoder does (its `Value::deserialize_any`),
@@ -233,7 +147,7 @@ impl<'de> Deserializer<'de> for Decoder<'_> {
         self.value
             .into_owned()
             .deserialize_enum(name, variants, visitor)
-            .map_err(|e| PathError::from_json(&e))
+            .map_err(<PathError as de::Error>::custom)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {

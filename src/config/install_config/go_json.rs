@@ -21,7 +21,8 @@
 //! read through this module must not use `#[serde(flatten)]`: serde reads a flattened struct
 //! through a buffered map that bypasses `deserialize_struct`.
 
-use super::go_decoder::{self, PathError};
+use super::go_decoder;
+use ccm_catalogue::path_error::PathError;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::borrow::Cow;

@@ -255,14 +255,14 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
                 base
             }
         };
-        let checked: Behaviour = serde_path_to_error::deserialize(&resolved).map_err(|e| {
-            let path = e.path().to_string();
+        let checked: Behaviour = crate::json_fields::decode(&resolved).map_err(|e| {
+            let path = e.path();
             let path = if path == "." {
                 String::new()
             } else {
                 format!(".{path}")
             };
-            anyhow::Error::new(e.into_inner()).context(format!("{origin}: spec.behaviour{path}"))
+            anyhow::Error::new(e).context(format!("{origin}: spec.behaviour{path}"))
         })?;
         for gate in checked.feature_sets.keys() {
             if !crate::features::is_tabled(gate) {

@@ -240,8 +240,8 @@ impl<'a> Table<'a> {
     }
 
     /// Decodes the entry `key`.
-    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<T> {
-        decode(self.bytes(key)?).with_context(|| format!("built-in catalogue: {key}"))
+    pub fn get<T: Entry>(&self, key: &str) -> Result<T> {
+        T::decode(self.bytes(key)?).with_context(|| format!("built-in catalogue: {key}"))
     }
 
     /// Decodes the provider objects entry `key` (`objects/aws`) with [`crate::msgpack`], which
@@ -277,6 +277,35 @@ impl<'a> Table<'a> {
             .filter(move |k| k.starts_with(prefix))
     }
 }
+
+/// A record the table holds: its decoding is compiled here, once for each kind of entry. A
+/// generic decode called from the binary's crate would be compiled there as well (rustc shares
+/// no generic function between crates in an optimised build), and with it a second copy of the
+/// decoding of every record the entry holds, which this crate compiles for `--provider-dir`
+/// and the release files (docs/performance.md).
+pub trait Entry: Sized {
+    /// Decodes what [`encode`] wrote for one.
+    fn decode(bytes: &[u8]) -> Result<Self>;
+}
+
+/// [`Entry`] for each kind of entry, each a non-generic function of this crate.
+macro_rules! entries {
+    ($($kind:ty),+ $(,)?) => {
+        $(impl Entry for $kind {
+            fn decode(bytes: &[u8]) -> Result<Self> {
+                decode(bytes)
+            }
+        })+
+    };
+}
+
+entries!(
+    crate::providers::Common,
+    ProviderEntry,
+    crate::releases::Release,
+    crate::hosted::Component,
+    BTreeMap<String, String>,
+);
 
 /// The embedded form of one value.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {

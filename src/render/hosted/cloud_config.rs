@@ -169,7 +169,7 @@ pub(crate) fn kubevirt(cfg: &HostedConfig, template: &str) -> Result<String> {
     // Read as a `Value`, then typed as every other parsed record is: decoding the record from
     // the YAML text straight away compiled serde-saphyr's decoder for it (0.07 MB of the binary).
     let origin = "assets/hosted/kubevirt/kubevirt-cloud-config.yaml: data.cloud-config";
-    let doc: serde_json::Value = ccm_catalogue::yaml::from_str(template).context(origin)?;
+    let doc = ccm_catalogue::yaml::one_document(template).context(origin)?;
     let mut t: Template = ccm_catalogue::json_fields::typed(&doc, camino::Utf8Path::new(origin))?;
     if let Some(creds) = cfg
         .hcp

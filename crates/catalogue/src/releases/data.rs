@@ -332,8 +332,8 @@ fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
     else {
         bail!("{origin}: not a release file (assets/releases/<X.Y>.yaml)");
     };
-    let value: Value =
-        crate::yaml::from_str(text).with_context(|| format!("{origin}: not valid YAML"))?;
+    let value =
+        crate::yaml::one_document(text).with_context(|| format!("{origin}: not valid YAML"))?;
     let file: ReleaseFile = crate::json_fields::typed(&value, camino::Utf8Path::new(origin))?;
     if file.api_version != API_VERSION {
         bail!("{origin}: apiVersion: must be {API_VERSION}");

@@ -16,7 +16,7 @@ mod read;
 pub(crate) mod value;
 mod write;
 
-pub use read::{documents, documents_by_yaml_parser, from_str, json_document};
+pub use read::{documents, documents_by_yaml_parser, from_str, json_document, one_document};
 pub use write::to_string;
 
 #[cfg(test)]

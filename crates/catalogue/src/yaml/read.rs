@@ -82,6 +82,13 @@ pub fn documents_by_yaml_parser(text: &str) -> Result<Vec<serde_json::Value>> {
         .collect())
 }
 
+/// Parses exactly one YAML document into a `Value`, compiled in this crate only: the binary's
+/// crate calling [`from_str`] would compile serde-saphyr's decoding of a `Value` a second time
+/// (30 KB; rustc shares no generic function between crates in an optimised build).
+pub fn one_document(text: &str) -> Result<serde_json::Value> {
+    from_str(text)
+}
+
 /// Parses exactly one YAML document into `T` (used for the tool's own embedded assets and
 /// descriptors, which are trusted but still checked).
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {

@@ -9,9 +9,14 @@
 
 use serde::de;
 
-/// A decoding error and the path of the field it is about.
+/// A decoding error and the path of the field it is about. Boxed, as serde_json boxes its
+/// error: every value a decoder returns is a `Result` with this error, and one pointer wide
+/// it costs each record's decoding less code to move around.
 #[derive(Debug)]
-pub struct PathError {
+pub struct PathError(Box<Inner>);
+
+#[derive(Debug)]
+struct Inner {
     /// The segments, innermost first.
     rev_path: Vec<Segment>,
     message: String,
@@ -29,11 +34,11 @@ pub enum Segment {
 impl PathError {
     /// The path of the field: keys joined by `.`, list items as `[i]`, `.` for the whole value.
     pub fn path(&self) -> String {
-        if self.rev_path.is_empty() {
+        if self.0.rev_path.is_empty() {
             return ".".to_string();
         }
         let mut out = String::new();
-        for segment in self.rev_path.iter().rev() {
+        for segment in self.0.rev_path.iter().rev() {
             match segment {
                 Segment::Key(key) => {
                     if !out.is_empty() {
@@ -53,14 +58,32 @@ impl PathError {
 
     /// The error without its path.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The error, seen from the value that holds the one it is about at `segment`.
     #[must_use]
     pub fn within(mut self, segment: Segment) -> Self {
-        self.rev_path.push(segment);
+        self.0.rev_path.push(segment);
         self
+    }
+
+    /// [`PathError::within`] a map's entry or a variant. Out of line and cold: a decoder
+    /// wraps the error of every field it reads, and the code to do so, repeated at each
+    /// field of each record, would be most of the record's decoding.
+    #[cold]
+    #[inline(never)]
+    #[must_use]
+    pub fn within_key(self, key: &str) -> Self {
+        self.within(Segment::Key(key.to_owned()))
+    }
+
+    /// [`PathError::within`] a list's item, likewise out of line.
+    #[cold]
+    #[inline(never)]
+    #[must_use]
+    pub fn within_index(self, index: usize) -> Self {
+        self.within(Segment::Index(index))
     }
 
     /// The error of a value read from `origin` (a file, or what stands for one), as one
@@ -90,7 +113,7 @@ impl PathError {
 
 impl std::fmt::Display for PathError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
@@ -98,10 +121,10 @@ impl std::error::Error for PathError {}
 
 impl de::Error for PathError {
     fn custom<M: std::fmt::Display>(message: M) -> Self {
-        Self {
+        Self(Box::new(Inner {
             rev_path: Vec::new(),
             message: message.to_string(),
-        }
+        }))
     }
 
     // serde_json's words for what was found (`null`, not serde's `unit value`), as its own

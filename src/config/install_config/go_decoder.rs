@@ -7,7 +7,7 @@
 //! binary; records decoded with exact keys go through the catalogue's own decoder
 //! (`ccm_catalogue::json_fields::typed`).
 
-use ccm_catalogue::path_error::{PathError, Segment};
+use ccm_catalogue::path_error::PathError;
 use serde::Deserializer;
 use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -192,7 +192,7 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         let keys = self.keys;
         seed.deserialize(Decoder { value, keys })
             .map(Some)
-            .map_err(|e| e.within(Segment::Index(index)))
+            .map_err(|e| e.within_index(index))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -232,7 +232,7 @@ impl<'de> MapAccess<'de> for Entries<'_> {
             .deserialize(de::IntoDeserializer::<PathError>::into_deserializer(
                 key.as_ref(),
             ))
-            .map_err(|e| e.within(Segment::Key(key.to_string())));
+            .map_err(|e| e.within_key(&key));
         self.value = Some((key, value));
         read.map(Some)
     }
@@ -247,7 +247,7 @@ impl<'de> MapAccess<'de> for Entries<'_> {
             .ok_or_else(|| de::Error::custom("a map value was asked for before its key"))?;
         let keys = self.keys;
         seed.deserialize(Decoder { value, keys })
-            .map_err(|e| e.within(Segment::Key(key.into_owned())))
+            .map_err(|e| e.within_key(&key))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -16,7 +16,7 @@
 //! each record's copy stays small.
 
 use super::Token;
-use crate::path_error::{PathError, Segment};
+use crate::path_error::PathError;
 use serde::Deserialize as _;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, Visitor};
@@ -203,7 +203,7 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
         self.next += 1;
         seed.deserialize(&mut *self.decoder)
             .map(Some)
-            .map_err(|e| e.within(Segment::Index(index)))
+            .map_err(|e| e.within_index(index))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -238,13 +238,13 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
         // An unknown field is named by its own key.
         seed.deserialize(BorrowedStrDeserializer::<PathError>::new(key))
             .map(Some)
-            .map_err(|e| e.within(Segment::Key(key.to_owned())))
+            .map_err(|e| e.within_key(key))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, PathError> {
         let key = self.key;
         seed.deserialize(&mut *self.decoder)
-            .map_err(|e| e.within(Segment::Key(key.to_owned())))
+            .map_err(|e| e.within_key(key))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -289,7 +289,7 @@ impl<'de> Variant<'_, 'de> {
                 &expected,
             ))
         };
-        read.map_err(|e| e.within(Segment::Key(self.name.to_owned())))
+        read.map_err(|e| e.within_key(self.name))
     }
 }
 
@@ -303,7 +303,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         } else {
             Ok(())
         };
-        read.map_err(|e| e.within(Segment::Key(self.name.to_owned())))
+        read.map_err(|e| e.within_key(self.name))
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, PathError> {
@@ -315,7 +315,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
                 &"newtype variant",
             ))
         };
-        read.map_err(|e| e.within(Segment::Key(self.name.to_owned())))
+        read.map_err(|e| e.within_key(self.name))
     }
 
     fn tuple_variant<V: Visitor<'de>>(

@@ -314,7 +314,8 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {
 
 /// Decodes what [`encode`] wrote, with the decoder of every record ([`crate::msgpack::decoder`]).
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
-    crate::msgpack::decoder::from_slice(bytes).map_err(|err| err.located("MessagePack"))
+    crate::msgpack::decoder::from_slice(bytes, crate::msgpack::decoder::Source::Record)
+        .map_err(|err| err.located("MessagePack"))
 }
 
 #[cfg(test)]

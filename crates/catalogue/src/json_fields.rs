@@ -80,7 +80,7 @@ pub fn typed<T: DeserializeOwned>(doc: &Value, path: &Utf8Path) -> Result<T> {
 pub fn decode<T: DeserializeOwned>(doc: &Value) -> Result<T, PathError> {
     let mut bytes = Vec::new();
     crate::msgpack::write_value(doc, &mut bytes).map_err(serde::de::Error::custom)?;
-    crate::msgpack::decoder::from_slice(&bytes)
+    crate::msgpack::decoder::from_slice(&bytes, crate::msgpack::decoder::Source::Parsed)
 }
 
 /// What kind of JSON value this is, for messages.

@@ -37,13 +37,14 @@ impl PathError {
         if self.0.rev_path.is_empty() {
             return ".".to_string();
         }
+        // serde_path_to_error's `Path` display: a key after any segment takes a dot, so an
+        // empty first key still shows (`.port`).
         let mut out = String::new();
+        let mut separator = "";
         for segment in self.0.rev_path.iter().rev() {
             match segment {
                 Segment::Key(key) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
+                    out.push_str(separator);
                     out.push_str(key);
                 }
                 Segment::Index(i) => {
@@ -52,6 +53,7 @@ impl PathError {
                     out.push(']');
                 }
             }
+            separator = ".";
         }
         out
     }
@@ -158,6 +160,10 @@ mod tests {
         assert_eq!(PathError::custom("bad").path(), ".");
         let list = PathError::custom("bad").within(Segment::Index(2));
         assert_eq!(list.path(), "[2]");
+        let empty_key = PathError::custom("bad")
+            .within(Segment::Key("port".into()))
+            .within(Segment::Key(String::new()));
+        assert_eq!(empty_key.path(), ".port");
     }
 
     #[test]

@@ -10,10 +10,14 @@
 //! It decodes as serde_json's `&Value` decoder does, message for message (the errors of a
 //! `--provider-dir` or an input are what they were): arrays and maps go to `visit_seq` and
 //! `visit_map` and must be read whole (`fewer elements in array`), a string or a map of one
-//! entry is an enum, nil is `None`. What rmp-serde writes for a record (a struct as the array
-//! of its fields, an enum as serde_json writes it) decodes as rmp-serde decoded it. The generic
-//! part, compiled per record, is a `match` on an item already read ([`super::token`]), so that
-//! each record's copy stays small.
+//! entry is an enum, nil is `None`, a struct variant's content a map and a tuple variant's a
+//! list. What rmp-serde writes for a record (a struct, a struct variant's content included, as
+//! the array of its fields; an enum otherwise as serde_json writes it) decodes as rmp-serde
+//! decoded it: the [`Source`] says which of the two wrote the bytes. A map's keys are strings,
+//! as they are in JSON and in every record's maps (serde_json would also parse a number from a
+//! key for a map keyed by numbers; no record has one). The generic part, compiled per record,
+//! is a `match` on an item already read ([`super::token`]), so that each record's copy stays
+//! small.
 
 use super::Token;
 use crate::path_error::PathError;
@@ -21,9 +25,20 @@ use serde::Deserialize as _;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, Visitor};
 
-/// Decodes `T` from `bytes`, which hold one value and nothing after it.
-pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, PathError> {
-    let mut decoder = Decoder { bytes };
+/// What wrote the bytes: the two differ in a struct variant's content only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A value parsed from a file, written by [`super::write_value`]: decoded as serde_json
+    /// decodes the value, which takes a struct variant's content from a map only.
+    Parsed,
+    /// A record written by `rmp_serde::to_vec` (the built-in entries), which writes a struct
+    /// variant's content, as every struct, as the list of its fields.
+    Record,
+}
+
+/// Decodes `T` from `bytes`, which hold one value, written by `source`, and nothing after it.
+pub fn from_slice<T: DeserializeOwned>(bytes: &[u8], source: Source) -> Result<T, PathError> {
+    let mut decoder = Decoder { bytes, source };
     let value = T::deserialize(&mut decoder)?;
     if decoder.bytes.is_empty() {
         Ok(value)
@@ -35,6 +50,7 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, PathError> {
 /// The bytes left to decode.
 struct Decoder<'de> {
     bytes: &'de [u8],
+    source: Source,
 }
 
 impl<'de> Decoder<'de> {
@@ -270,18 +286,39 @@ impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
     }
 }
 
+/// A variant's content that is more than one value.
+#[derive(Clone, Copy)]
+enum Compound {
+    Tuple,
+    Struct,
+}
+
 impl<'de> Variant<'_, 'de> {
-    /// The content read as a list or a map, as serde_json reads a tuple or struct variant.
+    /// The content of a tuple variant (a list; serde_json reads an empty one as a unit) or of
+    /// a struct variant (a map; the list of its fields in what rmp-serde wrote).
     fn compound<V: Visitor<'de>>(
         self,
         visitor: V,
-        expected: &'static str,
+        compound: Compound,
     ) -> Result<V::Value, PathError> {
+        let expected = match compound {
+            Compound::Tuple => "tuple variant",
+            Compound::Struct => "struct variant",
+        };
         let read = if self.content {
-            match self.decoder.token() {
-                Ok(token @ (Token::Array(_) | Token::Map(_))) => self.decoder.visit(token, visitor),
-                Ok(other) => Err(de::Error::invalid_type(unexpected(other), &expected)),
-                Err(e) => Err(e),
+            match (compound, self.decoder.token()) {
+                (Compound::Tuple, Ok(Token::Array(0))) => visitor.visit_unit(),
+                (Compound::Tuple, Ok(token @ Token::Array(_)))
+                | (Compound::Struct, Ok(token @ Token::Map(_))) => {
+                    self.decoder.visit(token, visitor)
+                }
+                (Compound::Struct, Ok(token @ Token::Array(_)))
+                    if self.decoder.source == Source::Record =>
+                {
+                    self.decoder.visit(token, visitor)
+                }
+                (_, Ok(other)) => Err(de::Error::invalid_type(unexpected(other), &expected)),
+                (_, Err(e)) => Err(e),
             }
         } else {
             Err(de::Error::invalid_type(
@@ -323,7 +360,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, PathError> {
-        self.compound(visitor, "tuple variant")
+        self.compound(visitor, Compound::Tuple)
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -331,7 +368,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, PathError> {
-        self.compound(visitor, "struct variant")
+        self.compound(visitor, Compound::Struct)
     }
 }
 
@@ -384,7 +421,7 @@ mod tests {
     fn ours<T: DeserializeOwned>(value: &Value) -> Result<T, PathError> {
         let mut bytes = Vec::new();
         super::super::write_value(value, &mut bytes).expect("writes");
-        from_slice(&bytes)
+        from_slice(&bytes, Source::Parsed)
     }
 
     /// What `serde_path_to_error` over serde_json's `&Value` decoder said: the decoder these
@@ -421,7 +458,7 @@ mod tests {
         // rmp-serde writes a struct as the list of its fields: build.rs's built-in entries.
         let record: Record = serde_json::from_value(full()).expect("a record");
         let bytes = rmp_serde::to_vec(&record).expect("encodes");
-        let back: Record = from_slice(&bytes).expect("decodes");
+        let back: Record = from_slice(&bytes, Source::Record).expect("decodes");
         assert_eq!(back, record);
         assert_eq!(
             back,
@@ -453,6 +490,11 @@ mod tests {
             json!({"name": "a", "how": [{"plain": 1}]}),
             json!({"name": "a", "how": [{"pair": [1]}]}),
             json!({"name": "a", "how": [{"pair": 1}]}),
+            json!({"name": "a", "how": [{"pair": {}}]}),
+            json!({"name": "a", "how": [{"pair": []}]}),
+            json!({"name": "a", "how": [{"shaped": [7]}]}),
+            json!({"name": "a", "how": [{"shaped": []}]}),
+            json!({"name": "a", "labels": {"": 1}}),
             json!({"name": "a", "how": [{"shaped": {"width": "w"}}]}),
             json!({"name": "a", "how": [{"shaped": 3}]}),
             json!({"name": "a", "how": ["named"]}),
@@ -484,13 +526,17 @@ mod tests {
         let record: Record = serde_json::from_value(full()).expect("a record");
         let bytes = rmp_serde::to_vec(&record).expect("encodes");
         for end in 0..bytes.len() {
-            assert!(from_slice::<Record>(&bytes[..end]).is_err(), "{end}");
+            assert!(
+                from_slice::<Record>(&bytes[..end], Source::Record).is_err(),
+                "{end}"
+            );
         }
         let mut longer = bytes.clone();
         longer.push(0xc0);
-        let err = from_slice::<Record>(&longer).expect_err("a value after the record");
+        let err =
+            from_slice::<Record>(&longer, Source::Record).expect_err("a value after the record");
         assert_eq!(err.message(), "MessagePack: bytes after the value");
-        let err = from_slice::<Value>(&[0xc4, 1, 0]).expect_err("binary");
+        let err = from_slice::<Value>(&[0xc4, 1, 0], Source::Parsed).expect_err("binary");
         assert!(
             err.message().starts_with("MessagePack: "),
             "{}",

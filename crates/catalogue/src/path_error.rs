@@ -24,7 +24,7 @@ struct Inner {
 
 /// One step of a path.
 #[derive(Debug)]
-pub enum Segment {
+enum Segment {
     /// A map's key, a struct's field or an enum's variant.
     Key(String),
     /// A list's item.
@@ -65,7 +65,7 @@ impl PathError {
 
     /// The error, seen from the value that holds the one it is about at `segment`.
     #[must_use]
-    pub fn within(mut self, segment: Segment) -> Self {
+    fn within(mut self, segment: Segment) -> Self {
         self.0.rev_path.push(segment);
         self
     }

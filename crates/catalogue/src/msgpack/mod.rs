@@ -147,13 +147,13 @@ pub fn write_value(value: &Value, out: &mut Vec<u8>) -> Result<(), Malformed> {
         },
         Value::String(text) => write_str(text, out)?,
         Value::Array(list) => {
-            write_len(list.len(), Compound::Array, out)?;
+            write_len(list.len(), Counted::Array, out)?;
             for item in list {
                 write_value(item, out)?;
             }
         }
         Value::Object(map) => {
-            write_len(map.len(), Compound::Map, out)?;
+            write_len(map.len(), Counted::Map, out)?;
             for (key, item) in map {
                 write_str(key, out)?;
                 write_value(item, out)?;
@@ -164,14 +164,14 @@ pub fn write_value(value: &Value, out: &mut Vec<u8>) -> Result<(), Malformed> {
 }
 
 fn write_str(text: &str, out: &mut Vec<u8>) -> Result<(), Malformed> {
-    write_len(text.len(), Compound::Str, out)?;
+    write_len(text.len(), Counted::Str, out)?;
     out.extend(text.as_bytes());
     Ok(())
 }
 
 /// What a length counts.
 #[derive(Clone, Copy)]
-enum Compound {
+enum Counted {
     Str,
     Array,
     Map,
@@ -179,21 +179,20 @@ enum Compound {
 
 /// The head of a string, list or map of `len` items: the short form when it fits, else an 8-
 /// (strings only), 16- or 32-bit length.
-fn write_len(len: usize, compound: Compound, out: &mut Vec<u8>) -> Result<(), Malformed> {
+fn write_len(len: usize, kind: Counted, out: &mut Vec<u8>) -> Result<(), Malformed> {
     let len =
         u32::try_from(len).map_err(|_| Malformed("a string, list or map of 4 Gi items or more"))?;
-    let (short, short_limit, long8, long16, long32): (fn(u8) -> Marker, u8, _, _, _) =
-        match compound {
-            Compound::Str => (
-                Marker::FixStr,
-                32,
-                Some(Marker::Str8),
-                Marker::Str16,
-                Marker::Str32,
-            ),
-            Compound::Array => (Marker::FixArray, 16, None, Marker::Array16, Marker::Array32),
-            Compound::Map => (Marker::FixMap, 16, None, Marker::Map16, Marker::Map32),
-        };
+    let (short, short_limit, long8, long16, long32): (fn(u8) -> Marker, u8, _, _, _) = match kind {
+        Counted::Str => (
+            Marker::FixStr,
+            32,
+            Some(Marker::Str8),
+            Marker::Str16,
+            Marker::Str32,
+        ),
+        Counted::Array => (Marker::FixArray, 16, None, Marker::Array16, Marker::Array32),
+        Counted::Map => (Marker::FixMap, 16, None, Marker::Map16, Marker::Map32),
+    };
     match (u8::try_from(len), u16::try_from(len), long8) {
         (Ok(n), _, _) if n < short_limit => out.push(short(n).to_u8()),
         (Ok(n), _, Some(long8)) => out.extend([long8.to_u8(), n]),

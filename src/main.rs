@@ -6,6 +6,10 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 
+// Linked for the C functions it defines in place of musl's (crates/memfns says why).
+#[cfg(target_env = "musl")]
+use ccm_memfns as _;
+
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.
     let cli = ccm_render::commands::cli::Cli::from_env();

@@ -1,0 +1,29 @@
+//! `memcpy`, `memmove`, `memcmp` and `bcmp` for the x86_64 musl build, in place of musl's.
+//!
+//! musl's x86_64 `memcpy` (musl src/string/x86_64/memcpy.s, which its `memmove` calls too)
+//! copies with `rep movsq` and then a `movsb` loop for the last bytes, whatever the length, and
+//! its `memcmp` (src/string/memcmp.c) compares a byte at a time. A render copies and compares
+//! thousands of short strings and map entries, where `rep movsq`'s start-up of some thirty
+//! cycles is most of the cost: sampled with `perf`, musl's `memcpy` was a sixth of a render's
+//! user time. These are the usual short-copy forms instead (two overlapping loads and stores
+//! for up to 64 bytes, a 16-byte loop up to 1 KiB, then `rep movsb`, and word-sized compares).
+//!
+//! The functions are exported under their C names only in a musl build, where they take the
+//! place of musl's: the linker takes a symbol from an archive (musl's `libc.a`) only when no
+//! object before it defined the symbol, and musl's `memcpy.o` is otherwise pulled in only by
+//! its `memmove.o`. glibc's own functions pick a form for the processor at start-up already.
+//!
+//! This is the one crate of the workspace with `unsafe` code; docs/security.md says why.
+#![no_std]
+// LLVM must not turn the loops below back into calls to the functions they define.
+#![no_builtins]
+// The helpers are parts of the exported functions: a call is a large part of a short copy.
+#![allow(clippy::inline_always)]
+
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+#[cfg(target_arch = "x86_64")]
+pub use x86_64::{bcmp, memcmp, memcpy, memmove};
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests;

@@ -6,12 +6,17 @@
 //! thousands of short strings and map entries, where `rep movsq`'s start-up of some thirty
 //! cycles is most of the cost: sampled with `perf`, musl's `memcpy` was a sixth of a render's
 //! user time. These are the usual short-copy forms instead (two overlapping loads and stores
-//! for up to 64 bytes, a 16-byte loop up to 1 KiB, then `rep movsb`, and word-sized compares).
+//! for up to 64 bytes, a 16-byte loop up to 1 KiB, then `rep movsb`; a move to a higher,
+//! overlapping address 16 bytes at a time from the end; word-sized compares).
 //!
 //! The functions are exported under their C names only in a musl build, where they take the
-//! place of musl's: the linker takes a symbol from an archive (musl's `libc.a`) only when no
-//! object before it defined the symbol, and musl's `memcpy.o` is otherwise pulled in only by
-//! its `memmove.o`. glibc's own functions pick a form for the processor at start-up already.
+//! place of musl's: the linker takes a member of an archive (musl's `libc.a`) only for a symbol
+//! still undefined, and the release build's link-time optimisation makes one object of the
+//! Rust code, ours included, which the linker reads before `libc.a`. musl's `memcpy.o` is
+//! otherwise pulled in only by its `memmove.o`, which we replace too; scripts/build-release
+//! refuses an x86_64 binary holding musl's `memcpy`. glibc picks its own functions for the
+//! processor at start-up already; aarch64's musl has ARM's optimised `memcpy` (its `memcmp`
+//! is a byte loop too, but that build is not the one the time budgets measure).
 //!
 //! This is the one crate of the workspace with `unsafe` code; docs/security.md says why.
 #![no_std]

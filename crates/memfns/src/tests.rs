@@ -39,13 +39,29 @@ fn memcpy_copies_every_length_and_alignment_and_touches_nothing_else() {
 #[test]
 fn memmove_copies_overlapping_ranges_in_either_direction() {
     for n in LENGTHS {
-        for (from, to) in [(0, 1), (1, 0), (0, 7), (9, 2), (3, 3), (0, 64), (70, 5)] {
-            let mut buf = pattern(n + 80, 9);
+        // Overlapping either way by every distance class, the same range, and apart (`dest`
+        // above `src` past its end: forward).
+        let moves = [
+            (0, 1),
+            (1, 0),
+            (0, 7),
+            (9, 2),
+            (3, 3),
+            (0, 64),
+            (70, 5),
+            (0, 100),
+            (100, 0),
+            (0, 700),
+            (0, 1030),
+        ];
+        for (from, to) in moves {
+            let mut buf = pattern(n + 1100, 9);
             let mut want = buf.clone();
             want.copy_within(from..from + n, to);
             let p = buf.as_mut_ptr();
             // SAFETY: both ranges lie within `buf`.
-            unsafe { memmove(p.add(to), p.add(from), n) };
+            let ret = unsafe { memmove(p.add(to), p.add(from), n) };
+            assert_eq!(ret, p.wrapping_add(to), "n={n}");
             assert_eq!(buf, want, "n={n} from {from} to {to}");
         }
     }

@@ -28,28 +28,20 @@ pub unsafe extern "C" fn memcpy(dest: *mut u8, src: *const u8, n: usize) -> *mut
 pub unsafe extern "C" fn memmove(dest: *mut u8, src: *const u8, n: usize) -> *mut u8 {
     // SAFETY: the caller's promise, passed on. A forward copy is right when `dest` is at or
     // below `src` or past the end of `src`'s range (the wrapping difference is then `n` or
-    // more); otherwise a forward copy would overwrite bytes before reading them.
+    // more), and a backward one when `dest` is above `src` within its range.
     unsafe {
         if n <= 64 || (dest as usize).wrapping_sub(src as usize) >= n {
             copy_forward(dest, src, n);
         } else {
-            // Backward, a byte at a time: `dest` just above an overlapping `src` is rare (a
-            // `Vec::insert` before the end), so it is kept simple.
-            asm!(
-                "std",
-                "rep movsb",
-                "cld",
-                inout("rcx") n => _,
-                inout("rdi") dest.add(n - 1) => _,
-                inout("rsi") src.add(n - 1) => _,
-                options(nostack),
-            );
+            copy_backward(dest, src, n);
         }
     }
     dest
 }
 
-/// C's `memcmp`: the sign of the difference of the first bytes that differ, as unsigned bytes.
+/// C's `memcmp`: the sign of the difference of the first bytes that differ, as unsigned bytes
+/// (`-1` or `1` when they are found a word at a time, their difference in the last bytes; C
+/// asks only for the sign).
 ///
 /// # Safety
 /// As C's: `a` and `b` are valid for `n` bytes of reads.
@@ -137,6 +129,28 @@ unsafe fn copy_forward(dest: *mut u8, src: *const u8, n: usize) {
                 options(nostack, preserves_flags),
             ),
         }
+    }
+}
+
+/// Copies `n` bytes, at least 16, 16 bytes at a time from the end, each block read before the
+/// block of `dest` at the same offset is written: right when `dest` is above an overlapping
+/// `src` (a `BTreeMap` node or a `Vec` making room for an insert).
+///
+/// # Safety
+/// `src` is valid for `n` bytes of reads, `dest` for `n` bytes of writes, and `n` is 16 or
+/// more.
+#[inline(always)]
+unsafe fn copy_backward(dest: *mut u8, src: *const u8, n: usize) {
+    // SAFETY: every offset read or written is below `n`, as the caller promises. The first
+    // block is loaded before the loop's stores, which could otherwise overwrite it.
+    unsafe {
+        let first = load(src);
+        let mut end = n;
+        while end > 16 {
+            store(dest.add(end - 16), load(src.add(end - 16)));
+            end -= 16;
+        }
+        store(dest, first);
     }
 }
 

@@ -1,14 +1,11 @@
 //! The `ccm-render` binary: parse the command line, run, map the result to an exit status.
 use std::process::ExitCode;
 
-// The musl build's allocator (Cargo.toml says why); other builds keep the system allocator.
+// The musl builds' allocator, and the crate that also links memcpy and its kin on x86_64 in
+// place of musl's (crates/memfns says why); other builds keep the C library's.
 #[cfg(target_env = "musl")]
 #[global_allocator]
-static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
-
-// Linked for the C functions it defines in place of musl's (crates/memfns says why).
-#[cfg(target_env = "musl")]
-use ccm_memfns as _;
+static ALLOCATOR: ccm_memfns::Allocator = ccm_memfns::Allocator::new();
 
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2, as the CLI contract asks.

@@ -1,4 +1,6 @@
-//! `memcpy`, `memmove`, `memcmp` and `bcmp` for the x86_64 musl build, in place of musl's.
+//! The musl builds' memory functions: their global allocator ([`Allocator`], dlmalloc behind a
+//! spin lock; `alloc.rs` says why), and on x86_64 `memcpy`, `memmove`, `memcmp` and `bcmp` in
+//! place of musl's.
 //!
 //! musl's x86_64 `memcpy` (musl src/string/x86_64/memcpy.s, which its `memmove` calls too)
 //! copies with `rep movsq` and then a `movsb` loop for the last bytes, whatever the length, and
@@ -18,12 +20,19 @@
 //! processor at start-up already; aarch64's musl has ARM's optimised `memcpy` (its `memcmp`
 //! is a byte loop too, but that build is not the one the time budgets measure).
 //!
-//! This is the one crate of the workspace with `unsafe` code; docs/security.md says why.
+//! This is the one crate of the workspace with `unsafe` code; docs/security.md says why. The
+//! allocator is not in C's name space: `src/main.rs` makes it the global allocator of the musl
+//! builds only.
 #![no_std]
 // LLVM must not turn the loops below back into calls to the functions they define.
 #![no_builtins]
 // The helpers are parts of the exported functions: a call is a large part of a short copy.
 #![allow(clippy::inline_always)]
+
+mod alloc;
+pub use alloc::Allocator;
+#[cfg(test)]
+mod alloc_tests;
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64;

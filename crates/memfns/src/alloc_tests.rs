@@ -1,6 +1,6 @@
 //! The allocator through `GlobalAlloc`, as the standard library calls it: what it hands out is
-//! aligned, writable and kept across `realloc`, zeroed when asked, and two threads allocating
-//! and freeing at once never share a block.
+//! aligned, writable and kept across `realloc`, zeroed when asked, and threads allocating and
+//! freeing at once never share a block.
 extern crate std;
 use std::vec::Vec;
 

@@ -2,7 +2,8 @@
 //! ccm-render (`src/<layer>/*.rs`, `src/<layer>/<folder>/`) and of the catalogue crate
 //! (`crates/catalogue/src/`) in its layer's paragraph of docs/architecture.md, and every file of
 //! `tests/it/` in docs/testing.md (and declared in `tests/it/main.rs`, without which cargo
-//! leaves it out silently).
+//! leaves it out silently); and every repository path the README and docs/ name exists, so a
+//! file that moves takes its docs with it.
 
 use crate::common::root;
 use std::path::Path;
@@ -113,4 +114,97 @@ fn names_are_found_only_as_code() {
     assert!(!names("the refresh.rs file", "fresh.rs"));
     assert!(!names("`refresh.rs`", "fresh.rs"));
     assert!(!names("`fresh.rs.bak`", "fresh.rs"));
+}
+
+/// The repository's top folders a doc names paths under.
+const TOP_FOLDERS: &[&str] = &[
+    "src/",
+    "crates/",
+    "tests/",
+    "scripts/",
+    "assets/",
+    "docs/",
+    "testdata/",
+    "fuzz/",
+    "benches/",
+    "pgo/",
+    ".ci/",
+];
+
+/// The repository paths `doc` names: code spans (`` `src/output/redact.rs` ``) and link targets
+/// (`](../tests/it/schema.rs)`, relative to the doc's folder) under [`TOP_FOLDERS`], without a
+/// line number or an anchor; spans with a placeholder or a pattern (`<platform>`, `*`) are not
+/// paths.
+fn repository_paths(doc: &str, folder: &str) -> Vec<String> {
+    let spans = doc.split('`').skip(1).step_by(2).map(str::to_string);
+    let links = doc.split("](").skip(1).filter_map(|rest| {
+        let target = &rest[..rest.find(')')?];
+        let target = target.strip_prefix("../").map_or_else(
+            || format!("{folder}{target}"),
+            std::string::ToString::to_string,
+        );
+        Some(target)
+    });
+    spans
+        .chain(links)
+        .filter(|p| TOP_FOLDERS.iter().any(|top| p.starts_with(top)))
+        .filter(|p| !p.contains([' ', '<', '*', '{', '$', '…']))
+        .map(|p| {
+            let p = p.split('#').next().unwrap_or_default();
+            p.split(':').next().unwrap_or_default().to_string()
+        })
+        .filter(|p| !p.split('/').any(is_placeholder))
+        .filter(|p| !NOT_OURS.iter().any(|(path, _)| p.starts_with(path)))
+        .collect()
+}
+
+/// A path segment in capitals stands for any name (`X.Y.yaml`, `TARGET`).
+fn is_placeholder(segment: &str) -> bool {
+    let stem = segment.split('.').next().unwrap_or_default();
+    !stem.is_empty() && stem.chars().all(|c| c.is_ascii_uppercase())
+}
+
+/// Paths the docs name that are not in this repository, and why.
+const NOT_OURS: &[(&str, &str)] = &[
+    ("docs/user", "the installer repository's examples"),
+    (
+        "assets/releases/4.24.yaml",
+        "docs/cccmo.md: what importing the next release writes",
+    ),
+    (
+        "testdata/conformance/releases/4.23/",
+        "docs/cccmo.md: where importing the next release moves 4.23's cases",
+    ),
+];
+
+#[test]
+fn every_repository_path_the_docs_name_exists() {
+    let mut docs = vec![("README.md".to_string(), String::new())];
+    for name in entries(&root().join("docs")) {
+        if name.ends_with(".md") {
+            docs.push((format!("docs/{name}"), "docs/".to_string()));
+        }
+    }
+    let mut missing = Vec::new();
+    for (doc, folder) in &docs {
+        for path in repository_paths(&read(doc), folder) {
+            if !root().join(&path).exists() {
+                missing.push(format!("{doc}: {path}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn a_moved_path_is_found_in_a_code_span_and_in_a_link() {
+    let doc = "see `src/old.rs:12`, [x](../tests/old.rs#a), `src/<layer>/`, `fuzz/artifacts/TARGET/`, [y](cli.md)";
+    assert_eq!(
+        repository_paths(doc, "docs/"),
+        ["src/old.rs", "tests/old.rs", "docs/cli.md"]
+    );
 }

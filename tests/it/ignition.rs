@@ -272,7 +272,7 @@ fn every_platforms_fragment_validates_and_ignition_lays_down_the_stages_tree() {
 #[ignore = "needs Ignition: run scripts/test"]
 fn every_offered_version_that_ignition_knows_validates() {
     // Debian's Ignition (2.14) knows specs up to 3.3.0; 3.4.0 differs from the others only in
-    // `ignition.version` (a unit test in src/ignition.rs proves that).
+    // `ignition.version` (a unit test in src/output/ignition/mod.rs proves that).
     for version in ["3.1.0", "3.2.0", "3.3.0"] {
         let work = tempfile::tempdir().expect("tempdir");
         let config = work.path().join("ccm.ign");

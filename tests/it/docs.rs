@@ -181,7 +181,7 @@ const NOT_OURS: &[(&str, &str)] = &[
 fn every_repository_path_the_docs_name_exists() {
     let mut docs = vec![("README.md".to_string(), String::new())];
     for name in entries(&root().join("docs")) {
-        if name.ends_with(".md") {
+        if Path::new(&name).extension().is_some_and(|e| e == "md") {
             docs.push((format!("docs/{name}"), "docs/".to_string()));
         }
     }

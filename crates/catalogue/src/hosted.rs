@@ -23,23 +23,72 @@ pub const HOSTED: &str = "hosted";
 /// The key prefix of a compiled hosted component (`hosted/aws`).
 pub const HOSTED_KEY: &str = "hosted/";
 
-/// The adapters of the Deployment the binary implements (`src/render/hosted/`), one per platform.
-pub(crate) const DEPLOYMENT_ADAPTERS: &[&str] =
-    &["aws", "azure", "gcp", "kubevirt", "openstack", "powervs"];
+/// The adapter of a component's Deployment (`spec.deployment.adapt`): what the platform's
+/// `deployment.go` in HyperShift computes from the HostedControlPlane, one per platform, written
+/// in the binary (`src/render/hosted/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeploymentAdapter {
+    /// AWS: nothing beyond the framework's defaults.
+    Aws,
+    /// Azure: the workload identity or managed-identity volumes.
+    Azure,
+    /// GCP: nothing beyond the framework's defaults.
+    Gcp,
+    /// KubeVirt: the infra kubeconfig.
+    Kubevirt,
+    /// OpenStack: the CA bundle and the credentials.
+    Openstack,
+    /// Power VS: the cloud credentials.
+    Powervs,
+}
 
-/// The adapters of the other objects the binary implements, by the kind each adapts.
-pub(crate) const MANIFEST_ADAPTERS: &[(&str, &str)] = &[
-    ("awsCloudConfig", "ConfigMap"),
-    ("azureCloudConfig", "ConfigMap"),
-    ("azureCloudConfigSecret", "Secret"),
-    ("azureServiceAccount", "ServiceAccount"),
-    ("azureSecretProviderClass", "SecretProviderClass"),
-    ("gcpCloudConfig", "ConfigMap"),
-    ("kubevirtCloudConfig", "ConfigMap"),
-    ("openstackCloudConfig", "ConfigMap"),
-    ("openstackTrustedCA", "ConfigMap"),
-    ("powervsCloudConfig", "ConfigMap"),
-];
+/// The adapter of one of a component's other objects (`spec.manifests[].adapt`): what
+/// HyperShift's `config.go` or `component.go` computes for it, written in the binary
+/// (`src/render/hosted/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ManifestAdapter {
+    /// AWS's cloud config ConfigMap.
+    AwsCloudConfig,
+    /// Azure's cloud config ConfigMap.
+    AzureCloudConfig,
+    /// Azure's cloud config Secret.
+    AzureCloudConfigSecret,
+    /// Azure's CCM ServiceAccount (workload identity).
+    AzureServiceAccount,
+    /// Azure's SecretProviderClass (managed Azure).
+    AzureSecretProviderClass,
+    /// GCP's cloud config ConfigMap.
+    GcpCloudConfig,
+    /// KubeVirt's cloud config ConfigMap.
+    KubevirtCloudConfig,
+    /// OpenStack's cloud config ConfigMap.
+    OpenstackCloudConfig,
+    /// OpenStack's trusted CA ConfigMap.
+    #[serde(rename = "openstackTrustedCA")]
+    OpenstackTrustedCa,
+    /// Power VS's cloud config ConfigMap.
+    PowervsCloudConfig,
+}
+
+impl ManifestAdapter {
+    /// The kind of object the adapter adapts.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Self::AzureCloudConfigSecret => "Secret",
+            Self::AzureServiceAccount => "ServiceAccount",
+            Self::AzureSecretProviderClass => "SecretProviderClass",
+            Self::AwsCloudConfig
+            | Self::AzureCloudConfig
+            | Self::GcpCloudConfig
+            | Self::KubevirtCloudConfig
+            | Self::OpenstackCloudConfig
+            | Self::OpenstackTrustedCa
+            | Self::PowervsCloudConfig => "ConfigMap",
+        }
+    }
+}
 
 /// `component.yaml`: how HyperShift builds this platform's CCM component.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -102,8 +151,8 @@ pub struct ComponentOptions {
 pub struct DeploymentSpec {
     /// The file (`deployment.yaml`).
     pub(crate) file: String,
-    /// The platform's adapter ([`DEPLOYMENT_ADAPTERS`]).
-    pub adapt: String,
+    /// The platform's adapter.
+    pub adapt: DeploymentAdapter,
     /// Whether the CCM container gets the TLS flags of the APIServer profile
     /// (`config.TLSArgs`).
     pub tls_args: bool,
@@ -129,9 +178,9 @@ pub enum When {
 pub struct ManifestSpec {
     /// The file (`config.yaml`).
     pub(crate) file: String,
-    /// The adapter ([`MANIFEST_ADAPTERS`]), when HyperShift adapts it.
+    /// The adapter, when HyperShift adapts it.
     #[serde(default)]
-    pub adapt: Option<String>,
+    pub adapt: Option<ManifestAdapter>,
     /// When it is created.
     #[serde(default = "always")]
     pub when: When,
@@ -241,13 +290,11 @@ fn parse_component(
     let mut manifests = Vec::new();
     for (i, manifest) in spec.manifests.iter().enumerate() {
         let value = object(&manifest.file)?;
-        if let Some(adapt) = &manifest.adapt {
-            let Some((_, kind)) = MANIFEST_ADAPTERS.iter().find(|(name, _)| name == adapt) else {
-                bail!("{path}: spec.manifests[{i}].adapt: unknown adapter {adapt:?}");
-            };
-            if kind_of(&value) != *kind {
+        if let Some(adapt) = manifest.adapt {
+            let kind = adapt.kind();
+            if kind_of(&value) != kind {
                 bail!(
-                    "{path}: spec.manifests[{i}].adapt: {adapt} adapts a {kind}, {} holds a {}",
+                    "{path}: spec.manifests[{i}].adapt: the adapter adapts a {kind}, {} holds a {}",
                     manifest.file,
                     kind_of(&value)
                 );
@@ -300,13 +347,6 @@ fn check_descriptor(d: &ComponentDescriptor, folder: &str, path: &str) -> Result
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-    }
-    if !DEPLOYMENT_ADAPTERS.contains(&d.spec.deployment.adapt.as_str()) {
-        bail!(
-            "{path}: spec.deployment.adapt: unknown adapter {:?} (known: {})",
-            d.spec.deployment.adapt,
-            DEPLOYMENT_ADAPTERS.join(", ")
-        );
     }
     if let Some(minter) = &d.spec.token_minter {
         crate::validate::dns_label(&minter.service_account_name)
@@ -388,9 +428,39 @@ mod tests {
             .expect_err("unknown adapter")
         );
         assert!(
-            err.ends_with(
-                "hosted/aws/component.yaml: spec.manifests[0].adapt: unknown adapter \"nothing\""
+            err.contains(
+                "hosted/aws/component.yaml: spec.manifests[0].adapt: unknown variant `nothing`, expected one of `awsCloudConfig`"
             ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_deployment_adapter_names_the_file_and_the_field() {
+        let err = format!(
+            "{:#}",
+            edited("gcp/component.yaml", |t| {
+                t.replace("adapt: gcp\n", "adapt: gce\n")
+            })
+            .expect_err("unknown adapter")
+        );
+        assert!(
+            err.contains("hosted/gcp/component.yaml: spec.deployment.adapt: unknown variant `gce`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_adapter_of_another_kind_is_refused() {
+        let err = format!(
+            "{:#}",
+            edited("aws/component.yaml", |t| {
+                t.replace("adapt: awsCloudConfig", "adapt: azureServiceAccount")
+            })
+            .expect_err("wrong kind")
+        );
+        assert!(
+            err.contains("spec.manifests[0].adapt: the adapter adapts a ServiceAccount, config.yaml holds a ConfigMap"),
             "{err}"
         );
     }

@@ -50,7 +50,7 @@ pub(crate) fn render(cfg: &HostedConfig, component: &Component) -> Result<Render
             "ServiceAccount" => ensure_pull_secret(&mut object),
             _ => {}
         }
-        if let Some(adapt) = &manifest.spec.adapt {
+        if let Some(adapt) = manifest.spec.adapt {
             platform::adapt_manifest(adapt, cfg, &mut object)?;
         }
         if kind_of(&object) == "SecretProviderClass" {

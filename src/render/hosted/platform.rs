@@ -6,38 +6,49 @@ use super::cloud_config;
 use crate::config::hosted::HostedConfig;
 use anyhow::{Result, anyhow, bail};
 use base64::Engine as _;
-use ccm_catalogue::hosted::Component;
+use ccm_catalogue::hosted::{Component, DeploymentAdapter, ManifestAdapter};
 use serde_json::{Value, json};
 
 /// Runs the manifest adapter `adapt` on `object`.
-pub(crate) fn adapt_manifest(adapt: &str, cfg: &HostedConfig, object: &mut Value) -> Result<()> {
+pub(crate) fn adapt_manifest(
+    adapt: ManifestAdapter,
+    cfg: &HostedConfig,
+    object: &mut Value,
+) -> Result<()> {
     match adapt {
-        "awsCloudConfig" => fill(object, "aws.conf", |t| cloud_config::aws(cfg, t)),
-        "gcpCloudConfig" => fill(object, "cloud.conf", |t| cloud_config::gcp(cfg, t)),
-        "powervsCloudConfig" => fill(object, "ccm-config", |t| cloud_config::powervs(cfg, t)),
-        "kubevirtCloudConfig" => fill(object, "cloud-config", |t| cloud_config::kubevirt(cfg, t)),
-        "azureCloudConfig" => fill(object, "cloud.conf", |_| cloud_config::azure(cfg, false)),
-        "azureCloudConfigSecret" => {
+        ManifestAdapter::AwsCloudConfig => fill(object, "aws.conf", |t| cloud_config::aws(cfg, t)),
+        ManifestAdapter::GcpCloudConfig => {
+            fill(object, "cloud.conf", |t| cloud_config::gcp(cfg, t))
+        }
+        ManifestAdapter::PowervsCloudConfig => {
+            fill(object, "ccm-config", |t| cloud_config::powervs(cfg, t))
+        }
+        ManifestAdapter::KubevirtCloudConfig => {
+            fill(object, "cloud-config", |t| cloud_config::kubevirt(cfg, t))
+        }
+        ManifestAdapter::AzureCloudConfig => {
+            fill(object, "cloud.conf", |_| cloud_config::azure(cfg, false))
+        }
+        ManifestAdapter::AzureCloudConfigSecret => {
             let text = cloud_config::azure(cfg, true)?;
             object["data"]["cloud.conf"] =
                 json!(base64::engine::general_purpose::STANDARD.encode(text));
             Ok(())
         }
-        "openstackCloudConfig" => {
+        ManifestAdapter::OpenstackCloudConfig => {
             if let Some(ca) = cloud_config::openstack_ca(cfg)? {
                 object["data"]["ca-bundle.pem"] = json!(ca);
             }
             fill(object, "cloud.conf", |_| cloud_config::openstack(cfg))
         }
-        "openstackTrustedCA" => {
+        ManifestAdapter::OpenstackTrustedCa => {
             if let Some(ca) = cloud_config::openstack_ca(cfg)? {
                 object["data"]["ca-bundle.pem"] = json!(ca);
             }
             Ok(())
         }
-        "azureServiceAccount" => azure_service_account(cfg, object),
-        "azureSecretProviderClass" => azure_secret_provider_class(cfg, object),
-        other => bail!("no adapter {other}"),
+        ManifestAdapter::AzureServiceAccount => azure_service_account(cfg, object),
+        ManifestAdapter::AzureSecretProviderClass => azure_secret_provider_class(cfg, object),
     }
 }
 
@@ -114,13 +125,12 @@ pub(crate) fn adapt_deployment(
     deployment: &mut Value,
 ) -> Result<()> {
     let spec = &component.descriptor.spec;
-    match spec.deployment.adapt.as_str() {
-        "azure" => azure(cfg, deployment, &spec.container)?,
-        "kubevirt" => kubevirt(cfg, deployment, &spec.container)?,
-        "openstack" => openstack(cfg, deployment, &spec.container)?,
-        "powervs" => powervs(cfg, deployment)?,
-        "aws" | "gcp" => {}
-        other => bail!("no adapter {other}"),
+    match spec.deployment.adapt {
+        DeploymentAdapter::Azure => azure(cfg, deployment, &spec.container)?,
+        DeploymentAdapter::Kubevirt => kubevirt(cfg, deployment, &spec.container)?,
+        DeploymentAdapter::Openstack => openstack(cfg, deployment, &spec.container)?,
+        DeploymentAdapter::Powervs => powervs(cfg, deployment)?,
+        DeploymentAdapter::Aws | DeploymentAdapter::Gcp => {}
     }
     let c = container(deployment, &spec.container)?;
     if spec.deployment.proxy_env {

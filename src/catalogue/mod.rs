@@ -9,5 +9,5 @@ pub(crate) mod hosted;
 mod providers;
 mod releases;
 
-pub use providers::{Catalogue, Selection};
+pub use providers::{Catalogue, NoCcm, Selection};
 pub use releases::Releases;

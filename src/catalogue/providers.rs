@@ -26,7 +26,52 @@ pub enum Selection<'a> {
     /// This provider renders it.
     Provider(&'a Provider),
     /// Nothing to render; the reason says why.
-    NoCcm(String),
+    NoCcm(NoCcm),
+}
+
+/// Why a platform gets no CCM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoCcm {
+    /// No provider serves the platform.
+    Platform(Platform),
+    /// An External Infrastructure whose `cloudControllerManager.state` is not `External`.
+    NotExpected(CcmState),
+    /// An External Infrastructure whose platform name no provider serves.
+    UnservedExternal {
+        /// `spec.platformSpec.external.platformName`.
+        name: String,
+        /// The names the providers serve, sorted.
+        known: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for NoCcm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Platform(platform) => write!(
+                f,
+                "platform {platform} has no cloud controller manager that ccm-render renders"
+            ),
+            Self::NotExpected(state) => write!(
+                f,
+                "platform External: status.platformStatus.external.cloudControllerManager.state is {}: the cluster does not expect a CCM",
+                if *state == CcmState::None {
+                    "None"
+                } else {
+                    "empty"
+                }
+            ),
+            Self::UnservedExternal { name, known } => write!(
+                f,
+                "platform External: no provider serves spec.platformSpec.external.platformName {name:?} (known: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        }
+    }
 }
 
 impl Catalogue {
@@ -153,9 +198,7 @@ impl Catalogue {
         if let Some(any) = matching.first() {
             return Selection::Provider(any);
         }
-        Selection::NoCcm(format!(
-            "platform {platform} has no cloud controller manager that ccm-render renders"
-        ))
+        Selection::NoCcm(NoCcm::Platform(platform))
     }
 
     /// Picks the provider for an Infrastructure. `External` is ccm-render's own rule (CCCMO
@@ -169,14 +212,7 @@ impl Catalogue {
             return self.select(infra.platform, &infra.azure_cloud_name);
         }
         if infra.external_ccm_state != CcmState::External {
-            let state = if infra.external_ccm_state == CcmState::None {
-                "None"
-            } else {
-                "empty"
-            };
-            return Selection::NoCcm(format!(
-                "platform External: status.platformStatus.external.cloudControllerManager.state is {state}: the cluster does not expect a CCM"
-            ));
+            return Selection::NoCcm(NoCcm::NotExpected(infra.external_ccm_state));
         }
         let name = &infra.external_platform_name;
         if let Some(provider) = self
@@ -186,20 +222,16 @@ impl Catalogue {
         {
             return Selection::Provider(provider);
         }
-        let mut known: Vec<&str> = self
+        let mut known: Vec<String> = self
             .providers
             .values()
-            .filter_map(|p| p.spec().external_platform_name.as_deref())
+            .filter_map(|p| p.spec().external_platform_name.clone())
             .collect();
         known.sort_unstable();
-        Selection::NoCcm(format!(
-            "platform External: no provider serves spec.platformSpec.external.platformName {name:?} (known: {}); write one (ccm-render provider new) and pass its folder with --provider-dir",
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        ))
+        Selection::NoCcm(NoCcm::UnservedExternal {
+            name: name.clone(),
+            known,
+        })
     }
 }
 
@@ -331,7 +363,7 @@ mod tests {
         let pick =
             |name: &str, state: &str| match catalogue.select_for(&external_infra(name, state)) {
                 Selection::Provider(p) => p.name().to_string(),
-                Selection::NoCcm(r) => r,
+                Selection::NoCcm(r) => r.to_string(),
             };
         assert_eq!(pick("oci", "External"), "oci");
         assert_eq!(pick("Oci", "External"), "oci");
@@ -341,7 +373,8 @@ mod tests {
         assert!(pick("oci", "").contains("state is empty"));
         let unknown = pick("Unknown", "External");
         assert!(
-            unknown.contains("\"Unknown\"") && unknown.contains("--provider-dir"),
+            unknown.contains("\"Unknown\"")
+                && unknown.contains("(known: alibabacloud, digitalocean, oci)"),
             "{unknown}"
         );
     }
@@ -456,7 +489,7 @@ mod tests {
         let catalogue = Catalogue::builtin().expect("loads");
         let pick = |cloud: &str| match catalogue.select(Platform::Azure, cloud) {
             Selection::Provider(p) => p.name().to_string(),
-            Selection::NoCcm(r) => r,
+            Selection::NoCcm(r) => r.to_string(),
         };
         assert_eq!(pick("AzureStackCloud"), "azurestackhub");
         assert_eq!(pick("AzurePublicCloud"), "azure");

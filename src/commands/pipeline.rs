@@ -1,7 +1,7 @@
 //! The steps every command that renders shares: the catalogue of one run (built-in plus
 //! `--provider-dir`), and inputs to rendered objects in memory.
 
-use crate::catalogue::{Catalogue, Selection};
+use crate::catalogue::{Catalogue, NoCcm, Selection};
 use crate::config::{ClusterConfig, InputFiles};
 use crate::render::Rendered;
 use anyhow::{Context as _, Result};
@@ -66,7 +66,7 @@ pub fn render_config(cfg: &ClusterConfig, catalogue: &Catalogue) -> Result<Rende
                 .warnings
                 .iter()
                 .cloned()
-                .chain([format!("{reason}; rendering nothing")])
+                .chain([format!("{reason}{}; rendering nothing", hint(&reason))])
                 .collect(),
             ..Rendered::default()
         }),
@@ -90,6 +90,16 @@ fn check_renders_for(provider: &Provider, release: &str) -> Result<()> {
             .unwrap_or_default()
             .join(", "),
     )
+}
+
+/// What the user can do about `reason`, worded with the command line.
+fn hint(reason: &NoCcm) -> &'static str {
+    match reason {
+        NoCcm::UnservedExternal { .. } => {
+            "; write one (ccm-render provider new) and pass its folder with --provider-dir"
+        }
+        NoCcm::Platform(_) | NoCcm::NotExpected(_) => "",
+    }
 }
 
 /// [`render_config`] for a catalogue the caller no longer needs: the chosen provider is moved

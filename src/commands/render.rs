@@ -73,9 +73,7 @@ fn read_checkout(
     let releases = crate::catalogue::Releases::builtin()?;
     let found =
         crate::catalogue::cccmo::release_for(releases, &checkout, files.release.as_deref())?;
-    for message in found.messages(&checkout) {
-        say(&message);
-    }
+    super::term::say_checkout_release(&found, &checkout);
     files.release = Some(found.release.name.clone());
     Ok(Some(checkout))
 }

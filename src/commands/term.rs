@@ -1,8 +1,8 @@
 //! What a command prints: stdout that may be a closed pipe, and one-line notes on stderr.
 
+use crate::catalogue::cccmo::{Checkout, CheckoutRelease};
 use anyhow::{Context as _, Result};
 
-/// The closing lines of a render on stderr: what was written where.
 /// Writes one line to stderr in one write: `eprintln!` writes each piece of its format on its
 /// own (stderr is unbuffered), a dozen system calls for the summary line.
 pub(crate) fn say(line: &str) {
@@ -50,5 +50,27 @@ pub(crate) fn print_stdout(bytes: &[u8]) -> Result<()> {
             Err(err).context("writing to stdout")
         }
         _ => Ok(()),
+    }
+}
+
+/// Says on stderr which release a `--cccmo-dir` checkout renders as and why, and the Go files
+/// that differ from that release's (ccm-render then applies the release's Go side).
+pub(crate) fn say_checkout_release(found: &CheckoutRelease, checkout: &Checkout) {
+    let cccmo = &found.release.cccmo;
+    if found.told_by_go_files {
+        say(&format!(
+            "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
+            checkout.root, cccmo.branch, cccmo.commit
+        ));
+    }
+    if !found.go_changes.is_empty() {
+        say(&format!(
+            "warning: --cccmo-dir {}: {} Go files differ from CCCMO {} {} ({}); ccm-render applies that release's Go side, not theirs",
+            checkout.root,
+            found.go_changes.len(),
+            cccmo.branch,
+            cccmo.commit,
+            found.go_changes.join(", ")
+        ));
     }
 }

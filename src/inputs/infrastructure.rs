@@ -80,7 +80,7 @@ struct CloudControllerManagerStatus {
 /// `CloudControllerManagerState` values openshift/api defines (config/v1
 /// types_infrastructure.go), which reads an empty state as None.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CcmState {
+pub enum CcmState {
     /// Absent or "".
     Empty,
     /// `None`: the cluster does not expect a CCM.

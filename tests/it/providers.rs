@@ -175,6 +175,10 @@ fn external_without_a_ccm_renders_nothing_and_says_why() {
             "infrastructure-unknown-platform-name.yaml",
             "no provider serves spec.platformSpec.external.platformName \"hetzner\"",
         ),
+        (
+            "infrastructure-unknown-platform-name.yaml",
+            "; write one (ccm-render provider new) and pass its folder with --provider-dir; rendering nothing",
+        ),
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = render_external(infrastructure, None, &[], dir.path());

@@ -11,7 +11,7 @@
 //! adjusts its own catalogue. What ccm-render cannot evaluate or place is refused with the file
 //! and line.
 //!
-//! [`checkout`] reads the checkout; `provider import` (src/commands/provider_import.rs) writes
+//! [`checkout`] reads the checkout; `provider import` (src/commands/provider_import/) writes
 //! the catalogue.
 
 pub(crate) mod checkout;
@@ -354,32 +354,6 @@ pub(crate) struct CheckoutRelease<'a> {
     /// The checkout's Go files that differ from the release's (`pkg/cloud/aws/aws.go
     /// (changed)`); none for a tree of templates alone.
     pub(crate) go_changes: Vec<String>,
-}
-
-impl CheckoutRelease<'_> {
-    /// What a command says of it on stderr: which release and why, and the Go files that
-    /// differ (ccm-render then applies the release's Go side).
-    pub(crate) fn messages(&self, checkout: &Checkout) -> Vec<String> {
-        let cccmo = &self.release.cccmo;
-        let mut out = Vec::new();
-        if self.told_by_go_files {
-            out.push(format!(
-                "ccm-render: --cccmo-dir {} is CCCMO {} {}: its Go files are that release head's",
-                checkout.root, cccmo.branch, cccmo.commit
-            ));
-        }
-        if !self.go_changes.is_empty() {
-            out.push(format!(
-                "warning: --cccmo-dir {}: {} Go files differ from CCCMO {} {} ({}); ccm-render applies that release's Go side, not theirs",
-                checkout.root,
-                self.go_changes.len(),
-                cccmo.branch,
-                cccmo.commit,
-                self.go_changes.join(", ")
-            ));
-        }
-        out
-    }
 }
 
 /// The release a render with `--cccmo-dir` uses: `flag` (`--release`) if given, else the one

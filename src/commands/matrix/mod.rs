@@ -355,9 +355,7 @@ fn releases_to_render(
         Some(checkout) if args.release.is_empty() => {
             let builtin = Releases::builtin()?;
             let found = crate::catalogue::cccmo::release_for(builtin, checkout, None)?;
-            for message in found.messages(checkout) {
-                super::term::say(&message);
-            }
+            super::term::say_checkout_release(&found, checkout);
             (found.release.name != builtin.newest().name).then(|| vec![found.release])
         }
         _ => chosen_releases(&args.release)?,

@@ -137,17 +137,31 @@ fn config_facts(config: &Value, out: &mut Facts) {
             }
             continue;
         }
-        let mut section = String::new();
-        for line in text.lines().map(str::trim) {
-            if line.starts_with('[') && line.ends_with(']') {
-                section = line[1..line.len() - 1].to_ascii_lowercase();
-            } else if let Some((k, v)) = line.split_once('=') {
-                out.insert(
-                    format!("config [{section}] {}", k.trim().to_ascii_lowercase()),
-                    v.trim().to_string(),
-                );
-            } else if !line.is_empty() && !line.starts_with(['#', ';']) {
-                out.insert(format!("config [{section}] {line}"), String::new());
+        // Read as the CCMs read it (gcfg), with the reader the render uses: names without
+        // case, quotes and escapes undone, repeated sections merged.
+        match crate::render::cloud_config::ini::parse(&text) {
+            Ok((ini, _)) => {
+                for section in &ini.sections {
+                    let name = section.name.to_ascii_lowercase();
+                    let section_name = match &section.sub {
+                        Some(sub) => format!("[{name} {sub:?}]"),
+                        None => format!("[{name}]"),
+                    };
+                    for entry in &section.entries {
+                        out.insert(
+                            format!("config {section_name} {}", entry.key.to_ascii_lowercase()),
+                            // An empty value is shown as written, so that it does not
+                            // read as a missing one.
+                            match entry.value.as_deref() {
+                                Some("") => "\"\"".to_string(),
+                                value => value.unwrap_or_default().to_string(),
+                            },
+                        );
+                    }
+                }
+            }
+            Err(err) => {
+                out.insert(format!("config {key}"), format!("not INI: {err}"));
             }
         }
     }
@@ -235,6 +249,46 @@ mod tests {
         assert!(
             lines.contains(&"= binary  standalone: /bin/ccm  hosted: /bin/ccm"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn an_ini_cloud_config_is_compared_as_gcfg_reads_it() {
+        let config = json!({"kind": "ConfigMap", "data": {"cloud.conf": concat!(
+            "[Global]\n",
+            "Zone = \"us-east-1a\" ; a comment\n",
+            "region =\n",
+            "blank\n",
+            "[ServiceOverride \"0\"]\n",
+            "URL = https://example.com\n",
+            "[global]\n",
+            "vpc = v\n",
+        )}});
+        let mut facts = Facts::new();
+        config_facts(&config, &mut facts);
+        let want = [
+            ("config [global] blank", ""),
+            ("config [global] region", "\"\""),
+            ("config [global] vpc", "v"),
+            ("config [global] zone", "us-east-1a"),
+            ("config [serviceoverride \"0\"] url", "https://example.com"),
+        ];
+        assert_eq!(
+            facts,
+            want.iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect::<Facts>()
+        );
+    }
+
+    #[test]
+    fn a_cloud_config_that_is_not_ini_says_so() {
+        let config = json!({"kind": "ConfigMap", "data": {"cloud.conf": "[Global\n"}});
+        let mut facts = Facts::new();
+        config_facts(&config, &mut facts);
+        assert!(
+            facts["config cloud.conf"].starts_with("not INI: "),
+            "{facts:?}"
         );
     }
 }

@@ -16,7 +16,7 @@ mod azure;
 mod context;
 mod gcfg;
 mod infrastructure;
-mod ini;
+pub(crate) mod ini;
 mod ini_keys;
 mod openstack;
 mod schema;

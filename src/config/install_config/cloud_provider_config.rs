@@ -10,6 +10,7 @@ mod openstack;
 
 use super::facts::{self, Missing, PlatformFacts};
 use super::{InstallConfig, Platform};
+use crate::config::install_config::types::AzureCloud;
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -100,7 +101,7 @@ pub(crate) fn derive(
 
 /// Each `--<platform>-<fact>` flag belongs to one platform: given for another, it is a mistake.
 fn check_flags_fit(platform: &Platform, facts: &PlatformFacts) -> Result<()> {
-    let stack = matches!(platform, Platform::Azure(p) if p.cloud_name == "AzureStackCloud");
+    let stack = matches!(platform, Platform::Azure(p) if p.cloud_name == AzureCloud::Stack);
     for flag in facts.given_flags() {
         let (fits, needs) = match flag {
             facts::AZURE_STACK_ENDPOINTS => {

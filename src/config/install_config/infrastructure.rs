@@ -3,6 +3,7 @@
 //! `external/infrastructure.go`).
 
 use super::{InstallConfig, Platform, Vips};
+use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::platform::Platform as PlatformType;
 use serde_json::{Map, Value, json};
@@ -241,12 +242,12 @@ fn azure_status(p: &super::Azure, infra_id: &str) -> Value {
         p.network_resource_group_name.clone()
     };
     let mut status = json!({
-        "cloudName": p.cloud_name,
+        "cloudName": p.cloud_name.as_str(),
         "ipFamily": p.ip_family,
         "networkResourceGroupName": nrg,
         "resourceGroupName": rg,
     });
-    if p.cloud_name == "AzureStackCloud" {
+    if p.cloud_name == AzureCloud::Stack {
         status["armEndpoint"] = json!(p.arm_endpoint);
     }
     if !p.user_tags.is_empty() {

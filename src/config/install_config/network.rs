@@ -8,6 +8,7 @@
 //! and `pkg/asset/manifests/network.go`.
 
 use super::{Platform, net, types};
+use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, bail};
 use serde_json::{Value, json};
 use std::net::IpAddr;
@@ -280,7 +281,7 @@ fn check_single_stack_v6(platform: &Platform) -> Result<()> {
         | Platform::Nutanix(_)
         | Platform::None
         | Platform::External(_) => Ok(()),
-        Platform::Azure(p) if p.cloud_name == "AzureStackCloud" => {
+        Platform::Azure(p) if p.cloud_name == AzureCloud::Stack => {
             bail!("networking: Azure Stack does not support IPv6")
         }
         other => bail!(

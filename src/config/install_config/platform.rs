@@ -13,6 +13,7 @@ use super::{
     Aws, Azure, External, Gcp, IbmCloud, Nutanix, OpenStack, PowerVs, ServiceEndpoint, VSphere,
     Vips, vsphere,
 };
+use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::Value;
 
@@ -177,33 +178,13 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
     })
 }
 
-/// The Azure cloud names the installer accepts (`pkg/types/azure`).
-const AZURE_CLOUDS: &[&str] = &[
-    "AzurePublicCloud",
-    "AzureUSGovernmentCloud",
-    "AzureChinaCloud",
-    "AzureGermanCloud",
-    "AzureStackCloud",
-];
-
 fn azure(value: &Value, at: &str) -> Result<Azure> {
     let mut p: Azure = typed(value, at)?;
     if p.region.is_empty() {
         bail!("{at}.region: required");
     }
     ip_family(&mut p.ip_family, at)?;
-    // pkg/types/azure/defaults: an empty cloud name is the public cloud.
-    if p.cloud_name.is_empty() {
-        p.cloud_name = "AzurePublicCloud".into();
-    }
-    if !AZURE_CLOUDS.contains(&p.cloud_name.as_str()) {
-        bail!(
-            "{at}.cloudName: {:?}: supported values: {}",
-            p.cloud_name,
-            AZURE_CLOUDS.join(", ")
-        );
-    }
-    if p.cloud_name == "AzureStackCloud" {
+    if p.cloud_name == AzureCloud::Stack {
         if p.arm_endpoint.is_empty() {
             bail!("{at}.armEndpoint: required");
         }
@@ -442,5 +423,38 @@ pub(crate) fn check_publish(publish: &str, platform: &Platform) -> Result<()> {
         other => {
             bail!("publish: {other:?}: supported values: \"External\", \"Internal\", \"Mixed\"")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_azure_cloud_name_is_read_once_into_its_cloud() {
+        let cloud = |name: Value| {
+            azure(
+                &json!({"region": "eastus", "cloudName": name}),
+                "platform.azure",
+            )
+            .map(|p| p.cloud_name)
+        };
+        assert_eq!(cloud(json!("")).expect("empty"), AzureCloud::Public);
+        assert_eq!(cloud(Value::Null).expect("null"), AzureCloud::Public);
+        assert_eq!(
+            cloud(json!("AzureUSGovernmentCloud")).expect("known"),
+            AzureCloud::UsGovernment
+        );
+        let err = format!("{:#}", cloud(json!("azurepubliccloud")).expect_err("case"));
+        assert_eq!(
+            err,
+            "platform.azure.cloudName: \"azurepubliccloud\": supported values: AzurePublicCloud, AzureUSGovernmentCloud, AzureChinaCloud, AzureGermanCloud, AzureStackCloud"
+        );
+        let err = format!(
+            "{:#}",
+            cloud(json!("AzureStackCloud")).expect_err("no ARM endpoint")
+        );
+        assert_eq!(err, "platform.azure.armEndpoint: required");
     }
 }

@@ -3,6 +3,7 @@
 //! cluster itself must reach directly (`BuildNoProxySet`, `createNoProxy`).
 
 use super::{InstallConfig, Platform, types};
+use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -100,9 +101,9 @@ fn no_proxy(ic: &InstallConfig, p: &types::Proxy) -> Result<String> {
         Platform::Aws(a) => {
             set.insert(format!(".{}.compute.internal", a.region));
         }
-        Platform::Azure(a) if a.cloud_name != "AzurePublicCloud" => {
+        Platform::Azure(a) if a.cloud_name != AzureCloud::Public => {
             set.insert("168.63.129.16".into());
-            if a.cloud_name == "AzureStackCloud" {
+            if a.cloud_name == AzureCloud::Stack {
                 set.insert(a.arm_endpoint.clone());
             }
         }

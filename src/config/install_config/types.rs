@@ -174,7 +174,7 @@ pub(crate) struct Azure {
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) region: String,
     #[serde(default, deserialize_with = "nullable")]
-    pub(crate) cloud_name: String,
+    pub(crate) cloud_name: AzureCloud,
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) arm_endpoint: String,
     #[serde(default, deserialize_with = "nullable")]
@@ -508,4 +508,60 @@ pub(crate) struct NutanixFailureDomain {
     pub(crate) prism_element: PrismElement,
     #[serde(default, rename = "subnetUUIDs", deserialize_with = "nullable")]
     pub(crate) subnet_uuids: Vec<String>,
+}
+
+/// An Azure cloud the installer accepts (`pkg/types/azure` `CloudEnvironment`); an empty or
+/// absent `cloudName` is the public cloud (`pkg/types/azure/defaults`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum AzureCloud {
+    /// `AzurePublicCloud`.
+    #[default]
+    Public,
+    /// `AzureUSGovernmentCloud`.
+    UsGovernment,
+    /// `AzureChinaCloud`.
+    China,
+    /// `AzureGermanCloud`.
+    German,
+    /// `AzureStackCloud`: Azure Stack Hub, with its own ARM endpoint.
+    Stack,
+}
+
+impl AzureCloud {
+    const ALL: [Self; 5] = [
+        Self::Public,
+        Self::UsGovernment,
+        Self::China,
+        Self::German,
+        Self::Stack,
+    ];
+
+    /// The name as the installer and the Infrastructure write it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Public => "AzurePublicCloud",
+            Self::UsGovernment => "AzureUSGovernmentCloud",
+            Self::China => "AzureChinaCloud",
+            Self::German => "AzureGermanCloud",
+            Self::Stack => "AzureStackCloud",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AzureCloud {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        if name.is_empty() {
+            return Ok(Self::Public);
+        }
+        Self::ALL
+            .into_iter()
+            .find(|cloud| cloud.as_str() == name)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "{name:?}: supported values: {}",
+                    Self::ALL.map(Self::as_str).join(", ")
+                ))
+            })
+    }
 }

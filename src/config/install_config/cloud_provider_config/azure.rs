@@ -13,6 +13,7 @@
 
 use super::super::Azure;
 use super::super::facts::{self, Missing, PlatformFacts};
+use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, bail};
 use serde_json::{Map, Value, json};
 
@@ -27,7 +28,7 @@ pub(crate) fn derive(
     missing: &mut Missing,
     data: &mut Map<String, Value>,
 ) -> Result<()> {
-    let stack = p.cloud_name == "AzureStackCloud";
+    let stack = p.cloud_name == AzureCloud::Stack;
     let ids = subscription_and_tenant(facts, missing)?;
     let endpoints = if stack {
         if let Some(text) = &facts.azure_stack_endpoints {
@@ -94,12 +95,12 @@ impl Names {
 /// Stack Hub conformance case's installer config; `resourceManagerEndpoint` is the ARM
 /// endpoint there and omitted elsewhere.
 fn config_json(names: &Names, p: &Azure, subscription: &str, tenant: &str) -> Value {
-    let stack = p.cloud_name == "AzureStackCloud";
+    let stack = p.cloud_name == AzureCloud::Stack;
     let mut config = Map::new();
     let mut put = |key: &str, value: Value| {
         config.insert(key.into(), value);
     };
-    put("cloud", json!(p.cloud_name));
+    put("cloud", json!(p.cloud_name.as_str()));
     put("tenantId", json!(tenant));
     for key in [
         "aadClientId",
@@ -209,7 +210,7 @@ mod tests {
     fn public() -> Azure {
         Azure {
             region: "westeurope".into(),
-            cloud_name: "AzurePublicCloud".into(),
+            cloud_name: AzureCloud::Public,
             ..Azure::default()
         }
     }
@@ -252,7 +253,7 @@ mod tests {
     #[test]
     fn azure_stack_hub_points_at_the_arm_endpoint_without_identity_or_metadata() {
         let p = Azure {
-            cloud_name: "AzureStackCloud".into(),
+            cloud_name: AzureCloud::Stack,
             arm_endpoint: "https://management.local.azurestack.external".into(),
             ..public()
         };

@@ -106,12 +106,12 @@ impl Catalogue {
         keys: impl Fn(&str) -> Option<(String, String)>,
     ) -> Result<Self> {
         let table = builtin_table();
-        let prefix = infra.platform.as_str().to_ascii_lowercase();
+        let platforms: BTreeMap<String, Platform> = table.get(compiled::PROVIDER_PLATFORMS)?;
         let mut light = BTreeMap::new();
-        for key in table.keys(compiled::PROVIDER) {
-            let name = &key[compiled::PROVIDER.len()..];
-            if infra.platform == Platform::External || name.starts_with(&prefix) {
-                light.insert(name.to_string(), builtin_provider(&table, name, false)?);
+        for (name, platform) in platforms {
+            if infra.platform == Platform::External || platform == infra.platform {
+                let provider = builtin_provider(&table, &name, false)?;
+                light.insert(name, provider);
             }
         }
         let mut catalogue = Self {
@@ -303,18 +303,17 @@ mod tests {
     }
 
     #[test]
-    fn builtin_providers_start_with_their_platform_so_builtin_for_finds_them() {
-        for provider in Catalogue::builtin().expect("decodes").providers.values() {
-            let platform = provider.spec().platform;
-            assert!(
-                platform == Platform::External
-                    || provider
-                        .name()
-                        .starts_with(&platform.as_str().to_ascii_lowercase()),
-                "{}: rename the folder to start with {platform} in lower case",
-                provider.origin
-            );
-        }
+    fn the_platform_index_names_every_builtin_provider_with_its_platform() {
+        let table = builtin_table();
+        let index: BTreeMap<String, Platform> =
+            table.get(compiled::PROVIDER_PLATFORMS).expect("decodes");
+        let builtin: BTreeMap<String, Platform> = Catalogue::builtin()
+            .expect("decodes")
+            .providers
+            .values()
+            .map(|p| (p.name().to_string(), p.spec().platform))
+            .collect();
+        assert_eq!(index, builtin);
     }
 
     #[test]

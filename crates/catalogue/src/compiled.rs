@@ -37,6 +37,7 @@
 //! type converted on every run. Cargo.toml has the figures too. The providers' objects, most of
 //! what a render decodes, are read back by [`crate::msgpack`] rather than through serde.
 
+use crate::platform::Platform;
 use crate::provider_dir::read_folder;
 use crate::providers::check::check_unambiguous;
 use crate::providers::{Descriptor, Provider};
@@ -52,6 +53,9 @@ use std::collections::BTreeMap;
 pub const COMMON: &str = "common";
 /// The key prefix of a provider's descriptor and origin ([`ProviderEntry`]).
 pub const PROVIDER: &str = "provider/";
+/// The key of the platform each built-in provider serves, by provider name: how a render
+/// decodes only the descriptors of the providers that may serve its platform.
+pub const PROVIDER_PLATFORMS: &str = "provider-platforms";
 /// The key prefix of a provider's objects ([`ProviderObjects`]), kept apart from the descriptor
 /// so that choosing a provider decodes no manifests.
 pub const OBJECTS: &str = "objects/";
@@ -138,6 +142,11 @@ pub fn compile(assets: &Utf8Path) -> Result<Compiled> {
     check_unambiguous(&providers)?;
     add_releases(&mut compiled, &releases, &providers, &common)?;
     compiled.add(COMMON.to_string(), &common)?;
+    let platforms: BTreeMap<&str, Platform> = providers
+        .iter()
+        .map(|p| (p.name(), p.descriptor.spec.platform))
+        .collect();
+    compiled.add(PROVIDER_PLATFORMS.to_string(), &platforms)?;
     for provider in providers {
         add_provider(&mut compiled, provider)?;
     }
@@ -305,6 +314,7 @@ entries!(
     crate::releases::Release,
     crate::hosted::Component,
     BTreeMap<String, String>,
+    BTreeMap<String, Platform>,
 );
 
 /// The embedded form of one value.

@@ -92,11 +92,12 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
                     &format!("infrastructure.openshift.io/{label}: {{{{ .cloudproviderName }}}}\n"),
                 );
             }
-            for (field, key) in platform.images {
-                let tag = ccm_render::inputs::images::image_stream::tag_for(key).expect("tag");
+            for image in platform.images {
+                let tag = ccm_render::inputs::images::image_stream::tag_for(image.images_key)
+                    .expect("tag");
                 text = text.replace(
                     &format!("image: quay.io/openshift/origin-{tag}\n"),
-                    &format!("image: {{{{ .images.{field} }}}}\n"),
+                    &format!("image: {{{{ .images.{} }}}}\n", image.go_field),
                 );
             }
             text = text.replace(

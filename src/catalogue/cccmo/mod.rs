@@ -77,12 +77,13 @@ fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
     let images = platform
         .images
         .iter()
-        .map(|(field, key)| {
+        .map(|image| {
             // CCCMO's images.json placeholder of the key, which the catalogue holds and the
             // render replaces by container name.
-            let tag = crate::inputs::images::image_stream::tag_for(key).unwrap_or(key);
+            let tag = crate::inputs::images::image_stream::tag_for(image.images_key)
+                .unwrap_or(image.images_key);
             (
-                (*field).to_string(),
+                image.go_field.to_string(),
                 format!("quay.io/openshift/origin-{tag}"),
             )
         })

@@ -44,6 +44,17 @@ pub struct Asset {
     pub kind: &'static str,
 }
 
+/// One field of a platform's `imagesReference` struct and the image CCCMO sets it to.
+#[derive(Debug, Clone, Copy)]
+pub struct ImageRef {
+    /// The Go field (`CloudControllerManager`), as a template names it
+    /// (`{{ .images.CloudControllerManager }}`).
+    pub go_field: &'static str,
+    /// The images.json key whose image it holds (`config.ImagesReference.<Key>`:
+    /// `cloudControllerManagerAWS`).
+    pub images_key: &'static str,
+}
+
 /// One platform folder of `pkg/cloud/`.
 #[derive(Debug, Clone, Copy)]
 pub struct Platform {
@@ -55,8 +66,8 @@ pub struct Platform {
     pub platform_type: &'static str,
     /// The Go package's `imagesReference` type, for messages as Go words them.
     pub(crate) images_type: &'static str,
-    /// `imagesReference` field → images.json key (`config.ImagesReference.<Key>`).
-    pub images: &'static [(&'static str, &'static str)],
+    /// The fields of `imagesReference`, each with the image it holds.
+    pub images: &'static [ImageRef],
     /// Every asset any supported release applies.
     pub assets: &'static [Asset],
     /// The template values besides `images`.
@@ -158,7 +169,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "aws",
         platform_type: "AWS",
         images_type: "aws.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerAWS")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerAWS",
+        }],
         assets: &[
             asset("deployment.yaml", DEPLOYMENT),
             // Since release-4.22.
@@ -173,12 +187,18 @@ pub const PLATFORMS: &[Platform] = &[
         platform_type: "Azure",
         images_type: "azure.imagesReference",
         images: &[
-            ("CloudControllerManager", "cloudControllerManagerAzure"),
-            (
-                "CloudControllerManagerOperator",
-                "cloudControllerManagerOperator",
-            ),
-            ("CloudNodeManager", "cloudNodeManagerAzure"),
+            ImageRef {
+                go_field: "CloudControllerManager",
+                images_key: "cloudControllerManagerAzure",
+            },
+            ImageRef {
+                go_field: "CloudControllerManagerOperator",
+                images_key: "cloudControllerManagerOperator",
+            },
+            ImageRef {
+                go_field: "CloudNodeManager",
+                images_key: "cloudNodeManagerAzure",
+            },
         ],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
@@ -211,9 +231,18 @@ pub const PLATFORMS: &[Platform] = &[
         platform_type: "Azure",
         images_type: "azurestack.imagesReference",
         images: &[
-            ("Operator", "cloudControllerManagerOperator"),
-            ("CloudControllerManager", "cloudControllerManagerAzure"),
-            ("CloudNodeManager", "cloudNodeManagerAzure"),
+            ImageRef {
+                go_field: "Operator",
+                images_key: "cloudControllerManagerOperator",
+            },
+            ImageRef {
+                go_field: "CloudControllerManager",
+                images_key: "cloudControllerManagerAzure",
+            },
+            ImageRef {
+                go_field: "CloudNodeManager",
+                images_key: "cloudNodeManagerAzure",
+            },
         ],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
@@ -228,7 +257,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "gcp",
         platform_type: "GCP",
         images_type: "gcp.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerGCP")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerGCP",
+        }],
         assets: &[
             asset("cloud-controller-manager.yaml", DEPLOYMENT),
             asset("gcp-cloud-controller-manager-clusterrole.yaml", CLUSTERROLE),
@@ -246,7 +278,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "ibmcloud",
         platform_type: "IBMCloud",
         images_type: "ibm.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerIBM")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerIBM",
+        }],
         assets: &[asset("deployment.yaml", DEPLOYMENT)],
         // ibm.go getEnablePublicEndpointValue: "true" only for PowerVS, which has its own
         // package, so "false" for IBMCloud.
@@ -261,7 +296,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "nutanix",
         platform_type: "Nutanix",
         images_type: "nutanix.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerNutanix")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerNutanix",
+        }],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
             asset("nutanix-cloud-controller-manager-role.yaml", ROLE),
@@ -294,7 +332,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "openstack",
         platform_type: "OpenStack",
         images_type: "openstack.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerOpenStack")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerOpenStack",
+        }],
         assets: &[asset("deployment.yaml", DEPLOYMENT)],
         values: values!(INFRASTRUCTURE_NAME, FEATURE_GATES),
     },
@@ -303,7 +344,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "powervs",
         platform_type: "PowerVS",
         images_type: "powervs.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerPowerVS")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerPowerVS",
+        }],
         assets: &[asset("deployment.yaml", DEPLOYMENT)],
         values: values!(),
     },
@@ -312,7 +356,10 @@ pub const PLATFORMS: &[Platform] = &[
         provider: "vsphere",
         platform_type: "VSphere",
         images_type: "vsphere.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerVSphere")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerVSphere",
+        }],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
             asset("vsphere-cloud-controller-manager-role.yaml", ROLE),

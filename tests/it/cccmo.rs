@@ -79,7 +79,7 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
             let asset = platform
                 .assets
                 .iter()
-                .find(|a| a.kind == kind && !used.contains(a.file))
+                .find(|a| a.type_meta.kind == kind && !used.contains(a.file))
                 .unwrap_or_else(|| panic!("{}: no asset left for a {kind}", platform.folder));
             used.insert(asset.file);
             let mut text = ccm_catalogue::yaml::to_string(object).expect("yaml");

@@ -201,13 +201,16 @@ fn decode(text: &str, asset: &platforms::Asset) -> Result<Value> {
         )
     })?;
     let Some(map) = object.as_object_mut() else {
-        bail!("does not decode into a {}: not a YAML mapping", asset.kind);
+        bail!(
+            "does not decode into a {}: not a YAML mapping",
+            asset.type_meta.kind
+        );
     };
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or_default();
-    if kind != asset.kind {
+    if kind != asset.type_meta.kind {
         bail!(
             "kind: {kind:?} does not decode into the {} CCCMO reads this file as",
-            asset.kind
+            asset.type_meta.kind
         );
     }
     let group = |v: &str| v.rsplit_once('/').map_or("", |(g, _)| g).to_string();
@@ -215,16 +218,16 @@ fn decode(text: &str, asset: &platforms::Asset) -> Result<Value> {
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if group(api_version) != group(asset.api_version) {
+    if group(api_version) != group(asset.type_meta.api_version) {
         bail!(
             "apiVersion: {api_version:?} is not of the API group of {} ({})",
-            asset.kind,
-            asset.api_version
+            asset.type_meta.kind,
+            asset.type_meta.api_version
         );
     }
     map.insert(
         "apiVersion".to_string(),
-        Value::String(asset.api_version.to_string()),
+        Value::String(asset.type_meta.api_version.to_string()),
     );
     stringify_string_fields(&mut object);
     typed_pod_fields(&mut object);

@@ -38,6 +38,13 @@ pub(crate) struct Value {
 pub struct Asset {
     /// The file under `assets/`.
     pub file: &'static str,
+    /// The Go type CCCMO decodes it into.
+    pub type_meta: TypeMeta,
+}
+
+/// A Kubernetes Go type, as an object's `apiVersion` and `kind` name it.
+#[derive(Debug, Clone, Copy)]
+pub struct TypeMeta {
     /// The `apiVersion` of the Go type (what the applied object carries whatever the YAML says).
     pub(crate) api_version: &'static str,
     /// The kind.
@@ -74,27 +81,42 @@ pub struct Platform {
     pub(crate) values: &'static [Value],
 }
 
-const DEPLOYMENT: (&str, &str) = ("apps/v1", "Deployment");
-const DAEMONSET: (&str, &str) = ("apps/v1", "DaemonSet");
-const ROLE: (&str, &str) = ("rbac.authorization.k8s.io/v1", "Role");
-const ROLEBINDING: (&str, &str) = ("rbac.authorization.k8s.io/v1", "RoleBinding");
-const CLUSTERROLE: (&str, &str) = ("rbac.authorization.k8s.io/v1", "ClusterRole");
-const CLUSTERROLEBINDING: (&str, &str) = ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding");
-const VAP: (&str, &str) = (
-    "admissionregistration.k8s.io/v1",
-    "ValidatingAdmissionPolicy",
-);
-const VAPB: (&str, &str) = (
-    "admissionregistration.k8s.io/v1",
-    "ValidatingAdmissionPolicyBinding",
-);
+const DEPLOYMENT: TypeMeta = TypeMeta {
+    api_version: "apps/v1",
+    kind: "Deployment",
+};
+const DAEMONSET: TypeMeta = TypeMeta {
+    api_version: "apps/v1",
+    kind: "DaemonSet",
+};
+const ROLE: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "Role",
+};
+const ROLEBINDING: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+};
+const CLUSTERROLE: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+};
+const CLUSTERROLEBINDING: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+};
+const VAP: TypeMeta = TypeMeta {
+    api_version: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+};
+const VAPB: TypeMeta = TypeMeta {
+    api_version: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicyBinding",
+};
 
-const fn asset(file: &'static str, (api_version, kind): (&'static str, &'static str)) -> Asset {
-    Asset {
-        file,
-        api_version,
-        kind,
-    }
+/// The asset `file`, decoded into `type_meta`.
+const fn asset(file: &'static str, type_meta: TypeMeta) -> Asset {
+    Asset { file, type_meta }
 }
 
 const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {

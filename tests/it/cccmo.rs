@@ -87,7 +87,7 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
                 text = text.replace(
                     &format!(
                         "infrastructure.openshift.io/{label}: {}\n",
-                        platform.platform_type
+                        platform.platform_type.as_str()
                     ),
                     &format!("infrastructure.openshift.io/{label}: {{{{ .cloudproviderName }}}}\n"),
                 );

@@ -97,7 +97,7 @@ fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
     );
     for v in platform.values.iter().filter(|v| v.since <= release) {
         let text = match v.source {
-            platforms::Source::PlatformType => platform.platform_type,
+            platforms::Source::PlatformType => platform.platform_type.as_str(),
             platforms::Source::Literal(s) => s,
         };
         values.insert(v.key.to_string(), TemplateValue::Str(text.to_string()));

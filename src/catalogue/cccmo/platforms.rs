@@ -6,6 +6,9 @@
 //! structs, `getTemplateValues`. An asset or folder missing here is one ccm-render does not yet
 //! know how CCCMO applies, and is refused rather than guessed at.
 
+// The module, not the type: `Platform` here is a platform folder of CCCMO.
+use ccm_catalogue::platform;
+
 /// Where a template value comes from in the form the catalogue holds (see [`Value`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
@@ -70,7 +73,7 @@ pub struct Platform {
     /// The built-in provider it is (`azurestackhub`).
     pub provider: &'static str,
     /// Its `PlatformStatus.Type` (`cloudproviderName`).
-    pub platform_type: &'static str,
+    pub platform_type: platform::Platform,
     /// The Go package's `imagesReference` type, for messages as Go words them.
     pub(crate) images_type: &'static str,
     /// The fields of `imagesReference`, each with the image it holds.
@@ -189,7 +192,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "aws",
         provider: "aws",
-        platform_type: "AWS",
+        platform_type: platform::Platform::Aws,
         images_type: "aws.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",
@@ -206,7 +209,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "azure",
         provider: "azure",
-        platform_type: "Azure",
+        platform_type: platform::Platform::Azure,
         images_type: "azure.imagesReference",
         images: &[
             ImageRef {
@@ -250,7 +253,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "azurestack",
         provider: "azurestackhub",
-        platform_type: "Azure",
+        platform_type: platform::Platform::Azure,
         images_type: "azurestack.imagesReference",
         images: &[
             ImageRef {
@@ -277,7 +280,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "gcp",
         provider: "gcp",
-        platform_type: "GCP",
+        platform_type: platform::Platform::Gcp,
         images_type: "gcp.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",
@@ -298,7 +301,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "ibm",
         provider: "ibmcloud",
-        platform_type: "IBMCloud",
+        platform_type: platform::Platform::IbmCloud,
         images_type: "ibm.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",
@@ -316,7 +319,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "nutanix",
         provider: "nutanix",
-        platform_type: "Nutanix",
+        platform_type: platform::Platform::Nutanix,
         images_type: "nutanix.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",
@@ -352,7 +355,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "openstack",
         provider: "openstack",
-        platform_type: "OpenStack",
+        platform_type: platform::Platform::OpenStack,
         images_type: "openstack.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",
@@ -364,7 +367,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "powervs",
         provider: "powervs",
-        platform_type: "PowerVS",
+        platform_type: platform::Platform::PowerVs,
         images_type: "powervs.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",
@@ -376,7 +379,7 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "vsphere",
         provider: "vsphere",
-        platform_type: "VSphere",
+        platform_type: platform::Platform::VSphere,
         images_type: "vsphere.imagesReference",
         images: &[ImageRef {
             go_field: "CloudControllerManager",

@@ -69,7 +69,8 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
     let catalogue = releases
         .catalogue(entry, Catalogue::builtin().expect("catalogue"))
         .expect("as of release");
-    let tls = ccm_catalogue::releases::data::version_of(release) >= (4, 22);
+    let tls = ccm_catalogue::releases::data::version_of(release)
+        >= ccm_catalogue::releases::data::Version::new(4, 22);
     for platform in PLATFORMS {
         let dir = root.join("pkg/cloud").join(platform.folder).join("assets");
         std::fs::create_dir_all(&dir).expect("mkdir");

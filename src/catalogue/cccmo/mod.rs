@@ -24,6 +24,7 @@ use crate::catalogue::Releases;
 use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::providers::{LocatedObject, Parsed, Provider};
 use ccm_catalogue::releases::Release;
+use ccm_catalogue::releases::data::Version;
 pub(crate) use checkout::Checkout;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -72,7 +73,7 @@ pub fn catalogue_file_name(object: &Value) -> String {
 }
 
 /// The template values of `platform` for `release`, as the catalogue holds them.
-fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
+fn values(platform: &platforms::Platform, release: Version) -> Values {
     let mut values = Values::new();
     let images = platform
         .images

@@ -8,6 +8,7 @@
 
 // The module, not the type: `Platform` here is a platform folder of CCCMO.
 use ccm_catalogue::platform;
+use ccm_catalogue::releases::data::Version;
 
 /// Where a template value comes from in the form the catalogue holds (see [`Value`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,8 +26,8 @@ pub(crate) struct Value {
     pub(crate) key: &'static str,
     /// Its value in the catalogue's form.
     pub(crate) source: Source,
-    /// The first release whose `getTemplateValues` passes it (`(4, 18)`: all of them).
-    pub(crate) since: (u32, u32),
+    /// The first release whose `getTemplateValues` passes it (4.18: all of them).
+    pub(crate) since: Version,
     /// Whether the render step sets what it becomes (the TLS flags, the feature gates, the
     /// environment values of descriptor `spec.env`): a template must use it where the render
     /// puts it, which `super::placed` checks.
@@ -122,7 +123,7 @@ const fn asset(file: &'static str, type_meta: TypeMeta) -> Asset {
     Asset { file, type_meta }
 }
 
-const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+const fn value(key: &'static str, source: Source, since: Version) -> Value {
     Value {
         key,
         source,
@@ -133,7 +134,7 @@ const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 }
 
 /// A value the render step sets (see [`Value::placed`]).
-const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+const fn placed(key: &'static str, source: Source, since: Version) -> Value {
     Value {
         key,
         source,
@@ -144,7 +145,7 @@ const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 }
 
 /// A value CCCMO passes empty when a feature gate is off (see [`Value::gated`]).
-const fn gated(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+const fn gated(key: &'static str, source: Source, since: Version) -> Value {
     Value {
         key,
         source,
@@ -160,26 +161,30 @@ const fn gated(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 /// CCCMO renders them without a TLS profile or gates, and `additionalLabels` is the value of
 /// VSphereMixedNodeEnv on (the descriptor removes it when the gate is off).
 const FORM: &[Value] = &[
-    value("cloudproviderName", Source::PlatformType, (4, 18)),
+    value(
+        "cloudproviderName",
+        Source::PlatformType,
+        Version::new(4, 18),
+    ),
     // getTemplateValues passes the TLS settings since release-4.22 (b99c3d88).
-    placed("tlsCipherSuites", Source::Literal(""), (4, 22)),
-    placed("tlsMinVersion", Source::Literal(""), (4, 22)),
+    placed("tlsCipherSuites", Source::Literal(""), Version::new(4, 22)),
+    placed("tlsMinVersion", Source::Literal(""), Version::new(4, 22)),
 ];
 /// The infrastructure name the catalogue's manifests hold (OCP_INFRASTRUCTURE_NAME, which the
 /// render step sets from the Infrastructure).
 const INFRASTRUCTURE_NAME: Value = placed(
     "infrastructureName",
     Source::Literal("mycluster-abcde"),
-    (4, 18),
+    Version::new(4, 18),
 );
 /// `operatorConfig.ManagedNamespace`, CCCMO's default (the render step sets it from
 /// `--namespace`).
 const CREDS_NAMESPACE: Value = placed(
     "globalCredsSecretNamespace",
     Source::Literal("openshift-cloud-controller-manager"),
-    (4, 18),
+    Version::new(4, 18),
 );
-const FEATURE_GATES: Value = placed("featureGates", Source::Literal(""), (4, 18));
+const FEATURE_GATES: Value = placed("featureGates", Source::Literal(""), Version::new(4, 18));
 
 macro_rules! values {
     ($($extra:expr),*) => {
@@ -313,7 +318,7 @@ pub const PLATFORMS: &[Platform] = &[
         values: values!(value(
             "enablePublicEndpoint",
             Source::Literal("false"),
-            (4, 18)
+            Version::new(4, 18)
         )),
     },
     Platform {
@@ -348,7 +353,7 @@ pub const PLATFORMS: &[Platform] = &[
             value(
                 "globalCredsSecretName",
                 Source::Literal("nutanix-credentials"),
-                (4, 18)
+                Version::new(4, 18)
             )
         ),
     },
@@ -413,7 +418,7 @@ pub const PLATFORMS: &[Platform] = &[
             value(
                 "globalCredsSecretName",
                 Source::Literal("vsphere-cloud-credentials"),
-                (4, 18)
+                Version::new(4, 18)
             ),
             FEATURE_GATES,
             // Passed since release-4.21 (6148c0cc), empty when VSphereMixedNodeEnv is off;
@@ -421,7 +426,7 @@ pub const PLATFORMS: &[Platform] = &[
             gated(
                 "additionalLabels",
                 Source::Literal("node.openshift.io/platform-type=vsphere"),
-                (4, 21)
+                Version::new(4, 21)
             )
         ),
     },

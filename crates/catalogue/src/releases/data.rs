@@ -50,6 +50,29 @@ pub struct ReleaseEntry {
     pub behaviour: Behaviour,
 }
 
+/// A release's `X.Y` as numbers, ordered as releases are (4.9 before 4.18).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// `X` (compared first, so the field order is the ordering).
+    pub major: u32,
+    /// `Y`.
+    pub minor: u32,
+}
+
+impl Version {
+    /// `major.minor`.
+    pub const fn new(major: u32, minor: u32) -> Self {
+        Self { major, minor }
+    }
+}
+
+impl std::fmt::Display for Version {
+    /// `X.Y`, as a release is named.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
 /// How a release's objects differ from the next release's.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Delta {
@@ -323,8 +346,8 @@ fn check_aliases(list: &[(ReleaseEntry, Delta)]) -> Result<()> {
     Ok(())
 }
 
-/// Parses one release file and checks its header; returns its `(major, minor)`.
-fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
+/// Parses one release file and checks its header; returns its version.
+fn parse_file(origin: &str, text: &str) -> Result<(Version, ReleaseFile)> {
     let Some(stem) = origin
         .rsplit('/')
         .next()
@@ -342,7 +365,7 @@ fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
         bail!("{origin}: kind: must be Release");
     }
     let version = minor_of(&file.metadata.name)
-        .filter(|v| format!("{}.{}", v.0, v.1) == file.metadata.name)
+        .filter(|v| v.to_string() == file.metadata.name)
         .ok_or_else(|| {
             anyhow!(
                 "{origin}: metadata.name: {:?} is not X.Y",
@@ -376,8 +399,8 @@ fn merge(base: &mut Value, changes: Value) {
     }
 }
 
-/// `(major, minor)` of a release name known to be `X.Y` (`(0, 0)` otherwise), for ordering.
-pub fn version_of(name: &str) -> (u32, u32) {
+/// The version of a release name known to be `X.Y` (`0.0` otherwise), for ordering.
+pub fn version_of(name: &str) -> Version {
     minor_of(name).unwrap_or_default()
 }
 
@@ -387,9 +410,9 @@ fn leading_digits(s: &str) -> Option<(&str, &str)> {
     (end > 0 && end <= 4).then(|| s.split_at(end))
 }
 
-/// `(major, minor)` of a version: `X.Y`, then optionally `.Z…` or `-suffix`/`+suffix` (only
-/// `[A-Za-z0-9.+-]` after the minor).
-pub fn minor_of(version: &str) -> Option<(u32, u32)> {
+/// The minor release (`X.Y`) of a version: `X.Y`, then optionally `.Z…` or `-suffix`/`+suffix`
+/// (only `[A-Za-z0-9.+-]` after the minor).
+pub fn minor_of(version: &str) -> Option<Version> {
     let (major, rest) = leading_digits(version)?;
     let rest = rest.strip_prefix('.')?;
     let (minor, rest) = leading_digits(rest)?;
@@ -401,5 +424,5 @@ pub fn minor_of(version: &str) -> Option<(u32, u32)> {
     if !suffix_ok {
         return None;
     }
-    Some((major.parse().ok()?, minor.parse().ok()?))
+    Some(Version::new(major.parse().ok()?, minor.parse().ok()?))
 }

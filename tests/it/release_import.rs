@@ -19,7 +19,7 @@ use camino::Utf8Path;
 use ccm_catalogue::compiled::{self, ProviderEntry, ProviderObjects};
 use ccm_catalogue::hosted::Component;
 use ccm_catalogue::providers::Common;
-use ccm_catalogue::releases::data::{self, ReleaseEntry};
+use ccm_catalogue::releases::data::{self, Release};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,7 +70,7 @@ fn compiled_view(assets: &Path) -> BTreeMap<String, Value> {
             let value = if key.starts_with(data::RELEASE_GO_FILES) {
                 json(&compiled::decode::<BTreeMap<String, String>>(bytes).expect("go files"))
             } else if key.starts_with(data::RELEASE) {
-                let mut entry: ReleaseEntry = compiled::decode(bytes).expect("release");
+                let mut entry: Release = compiled::decode(bytes).expect("release");
                 entry.origin.clear();
                 entry.upgrade.clear();
                 json(&entry)
@@ -401,7 +401,7 @@ fn catalogue_as_newest(from: &Path, release: &str, to: &Path) {
         &common.pod_disruption_budget,
     );
     write_yaml(&to.join("common/service.yaml"), &common.service);
-    let entry: ReleaseEntry =
+    let entry: Release =
         serde_json::from_str(&of(&format!("{}{release}", data::RELEASE))).expect("entry");
     let file = to.join(format!("releases/{release}.yaml"));
     let mut text = read_yaml(&file);
@@ -484,7 +484,7 @@ fn resolved_behaviour(assets: &Path, release: &str) -> Value {
     else {
         panic!("{release}: no entry");
     };
-    let entry: ReleaseEntry = serde_json::from_str(entry).expect("entry");
+    let entry: Release = serde_json::from_str(entry).expect("entry");
     serde_json::to_value(&entry.behaviour).expect("behaviour")
 }
 

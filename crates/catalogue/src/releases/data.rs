@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// A release file's `apiVersion`.
 const API_VERSION: &str = crate::providers::API_VERSION;
 
-/// The key of a release's [`ReleaseEntry`] in the compiled table: `release/<X.Y>`.
+/// The key of a release's [`Release`] in the compiled table: `release/<X.Y>`.
 pub const RELEASE: &str = "release/";
 /// The key prefix of an older release's shared objects: `release-common/<X.Y>`.
 pub const RELEASE_COMMON: &str = "release-common/";
@@ -31,7 +31,7 @@ pub const RELEASE_GO_FILES: &str = "release-go-files/";
 
 /// One release, resolved: what `ccm-render releases` shows and what the render reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-pub struct ReleaseEntry {
+pub struct Release {
     /// `X.Y`.
     pub name: String,
     /// Its file (`assets/releases/4.22.yaml`), for messages.
@@ -86,7 +86,7 @@ pub struct Delta {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Resolved {
     /// Every release, newest first.
-    pub releases: Vec<ReleaseEntry>,
+    pub releases: Vec<Release>,
     /// Each older release's shared objects, by release.
     pub common: Vec<(String, Common)>,
     /// Each older release's providers that a delta changed, by release.
@@ -132,7 +132,7 @@ pub fn resolve(folder: &FolderText, providers: &[Provider], common: &Common) -> 
 
 /// Applies one release's delta to the next release's shared objects and providers.
 fn apply(
-    release: &ReleaseEntry,
+    release: &Release,
     delta: &Delta,
     common: &mut Common,
     providers: &mut BTreeMap<String, Provider>,
@@ -251,20 +251,20 @@ pub struct Cccmo {
     /// Go files of [`Cccmo::go_files`] that changed since the release before and that a
     /// person has not yet reviewed (`provider import` lists them; a person carries each change
     /// into ccm-render, or finds none to carry, and deletes its line). Compiled into
-    /// [`ReleaseEntry::go_files_to_review`].
+    /// [`Release::go_files_to_review`].
     #[serde(default, rename = "goFilesToReview", skip_serializing)]
     pub go_files_to_review: Vec<String>,
 }
 
 /// Parses and checks release files (origin, text), newest first, each with its behaviour
 /// resolved; pure.
-pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Delta)>> {
+pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(Release, Delta)>> {
     let mut parsed = files
         .iter()
         .map(|(origin, text)| parse_file(origin, text).map(|(v, f)| (v, origin.clone(), f)))
         .collect::<Result<Vec<_>>>()?;
     parsed.sort_by_key(|(version, _, _)| std::cmp::Reverse(*version));
-    let mut list: Vec<(ReleaseEntry, Delta)> = Vec::new();
+    let mut list: Vec<(Release, Delta)> = Vec::new();
     let mut behaviour: Option<Value> = None;
     for (i, (_, origin, file)) in parsed.into_iter().enumerate() {
         let spec = file.spec;
@@ -312,7 +312,7 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
         }
         behaviour = Some(resolved);
         list.push((
-            ReleaseEntry {
+            Release {
                 name: file.metadata.name,
                 origin,
                 go_files_to_review: spec.cccmo.go_files_to_review.clone(),
@@ -334,7 +334,7 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
     Ok(list)
 }
 
-fn check_aliases(list: &[(ReleaseEntry, Delta)]) -> Result<()> {
+fn check_aliases(list: &[(Release, Delta)]) -> Result<()> {
     let mut seen = BTreeMap::new();
     for (release, _) in list {
         for name in std::iter::once(&release.name).chain(&release.aliases) {

@@ -78,13 +78,13 @@ impl Releases {
     /// `4.21.0-0.nightly-2026-01-02-030405`, `4.23.0-ec.2`), or an alias. `what` names where the
     /// version came from in the error, which lists the supported releases.
     pub fn find(&self, version: &str, what: &str) -> Result<&Release> {
-        let Some((major, minor)) = data::minor_of(version) else {
+        let Some(minor) = data::minor_of(version) else {
             bail!(
                 "{what}: {version:?} is not an OpenShift version (X.Y, X.Y.Z or X.Y.Z-suffix); {}",
                 self.supported()
             );
         };
-        let wanted = format!("{major}.{minor}");
+        let wanted = minor.to_string();
         self.list
             .iter()
             .find(|r| r.name == wanted || r.aliases.contains(&wanted))
@@ -222,7 +222,7 @@ mod tests {
     use super::*;
     use ccm_catalogue::features::FeatureSet;
     use ccm_catalogue::provider_dir::FolderText;
-    use data::minor_of;
+    use data::{Version, minor_of};
     use pretty_assertions::assert_eq;
 
     fn builtin() -> &'static Releases {
@@ -232,12 +232,15 @@ mod tests {
     #[test]
     fn versions_name_their_minor_release() {
         for (version, want) in [
-            ("4.18", Some((4, 18))),
-            ("4.20.15", Some((4, 20))),
-            ("4.21.0-0.nightly-2026-01-02-030405", Some((4, 21))),
-            ("4.23.0-ec.2", Some((4, 23))),
-            ("5.1", Some((5, 1))),
-            ("4.22+build.1", Some((4, 22))),
+            ("4.18", Some(Version::new(4, 18))),
+            ("4.20.15", Some(Version::new(4, 20))),
+            (
+                "4.21.0-0.nightly-2026-01-02-030405",
+                Some(Version::new(4, 21)),
+            ),
+            ("4.23.0-ec.2", Some(Version::new(4, 23))),
+            ("5.1", Some(Version::new(5, 1))),
+            ("4.22+build.1", Some(Version::new(4, 22))),
             ("4", None),
             ("4.", None),
             ("v4.20", None),

@@ -27,6 +27,16 @@ struct Block {
     der: Vec<u8>,
 }
 
+/// A PEM block read up to its BEGIN line and not yet to its END line.
+struct OpenBlock {
+    /// The line number of its BEGIN line, for messages.
+    start: usize,
+    /// The label of its BEGIN line, which its END line must repeat.
+    label: String,
+    /// The base64 text read so far, without white space.
+    body: String,
+}
+
 /// Merges PEM bundles, in order, into one; `sources` pairs an origin for messages (the file, or
 /// the file and key) with its text. Every block is checked. None when no source is given.
 pub(crate) fn bundle(sources: &[(String, &str)]) -> Result<Option<String>> {
@@ -49,7 +59,7 @@ pub(crate) fn bundle(sources: &[(String, &str)]) -> Result<Option<String>> {
 /// The certificates of one PEM text; an error for anything else between BEGIN and END lines.
 fn certificates(text: &str) -> Result<Vec<Block>> {
     let mut blocks = Vec::new();
-    let mut current: Option<(usize, String, String)> = None; // (line, label, body)
+    let mut current: Option<OpenBlock> = None;
     let mut pem = String::new();
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
@@ -62,7 +72,11 @@ fn certificates(text: &str) -> Result<Vec<Block>> {
                             "line {line_no}: a {label} block; only CERTIFICATE blocks belong in a CA bundle"
                         );
                     }
-                    current = Some((line_no, label.to_string(), String::new()));
+                    current = Some(OpenBlock {
+                        start: line_no,
+                        label: label.to_string(),
+                        body: String::new(),
+                    });
                     pem.clear();
                     pem.push_str(line);
                     pem.push('\n');
@@ -70,7 +84,7 @@ fn certificates(text: &str) -> Result<Vec<Block>> {
                     bail!("line {line_no}: an END line without a BEGIN line");
                 }
             }
-            Some((start, label, body)) => {
+            Some(OpenBlock { start, label, body }) => {
                 pem.push_str(line);
                 pem.push('\n');
                 if let Some(end) = marker(line, "END") {
@@ -108,7 +122,7 @@ fn certificates(text: &str) -> Result<Vec<Block>> {
             }
         }
     }
-    if let Some((start, label, _)) = current {
+    if let Some(OpenBlock { start, label, .. }) = current {
         bail!("line {start}: BEGIN {label} without an END line");
     }
     if blocks.is_empty() {

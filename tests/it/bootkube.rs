@@ -518,18 +518,34 @@ impl Node {
     }
 
     /// Every file under the node's root, with mode and modification time.
-    fn state(&self) -> BTreeMap<String, (Vec<u8>, u32, i64, i64)> {
+    fn state(&self) -> BTreeMap<String, FileState> {
         read_tree(self.root.path())
             .into_iter()
             .map(|(rel, bytes)| {
                 let meta = std::fs::symlink_metadata(self.path(&rel)).expect("metadata");
-                (
-                    rel,
-                    (bytes, meta.mode() & 0o7777, meta.mtime(), meta.mtime_nsec()),
-                )
+                let state = FileState {
+                    bytes,
+                    mode: meta.mode() & 0o7777,
+                    mtime: meta.mtime(),
+                    mtime_nsec: meta.mtime_nsec(),
+                };
+                (rel, state)
             })
             .collect()
     }
+}
+
+/// A file of the node as a rerun must leave it: compared whole, never read field by field.
+#[derive(Debug, PartialEq)]
+struct FileState {
+    /// Its contents.
+    bytes: Vec<u8>,
+    /// Its permission bits.
+    mode: u32,
+    /// Its modification time, seconds.
+    mtime: i64,
+    /// And nanoseconds.
+    mtime_nsec: i64,
 }
 
 /// The files of `dir` (none when it does not exist).

@@ -51,7 +51,13 @@ fn every_platform_gets_a_cloud_node_only_static_pod() {
 
 #[test]
 fn external_providers_get_a_cloud_node_only_static_pod_too() {
-    for (provider, infrastructure, cloud_config, cloud_provider) in EXTERNAL_CASES {
+    for ExternalCase {
+        provider,
+        infrastructure,
+        cloud_config,
+        cloud_provider,
+    } in EXTERNAL_CASES
+    {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = render_external(infrastructure, Some(cloud_config), &[], dir.path());
         assert!(

@@ -69,7 +69,8 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
     let catalogue = releases
         .catalogue(entry, Catalogue::builtin().expect("catalogue"))
         .expect("as of release");
-    let tls = ccm_catalogue::releases::data::version_of(release) >= (4, 22);
+    let tls = ccm_catalogue::releases::data::version_of(release)
+        >= ccm_catalogue::releases::data::Version::new(4, 22);
     for platform in PLATFORMS {
         let dir = root.join("pkg/cloud").join(platform.folder).join("assets");
         std::fs::create_dir_all(&dir).expect("mkdir");
@@ -79,7 +80,7 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
             let asset = platform
                 .assets
                 .iter()
-                .find(|a| a.kind == kind && !used.contains(a.file))
+                .find(|a| a.type_meta.kind == kind && !used.contains(a.file))
                 .unwrap_or_else(|| panic!("{}: no asset left for a {kind}", platform.folder));
             used.insert(asset.file);
             let mut text = ccm_catalogue::yaml::to_string(object).expect("yaml");
@@ -87,16 +88,17 @@ pub(crate) fn own_tree(root: &Path, release: &str) {
                 text = text.replace(
                     &format!(
                         "infrastructure.openshift.io/{label}: {}\n",
-                        platform.platform_type
+                        platform.platform_type.as_str()
                     ),
                     &format!("infrastructure.openshift.io/{label}: {{{{ .cloudproviderName }}}}\n"),
                 );
             }
-            for (field, key) in platform.images {
-                let tag = ccm_render::inputs::images::image_stream::tag_for(key).expect("tag");
+            for image in platform.images {
+                let tag = ccm_render::inputs::images::image_stream::tag_for(image.images_key)
+                    .expect("tag");
                 text = text.replace(
                     &format!("image: quay.io/openshift/origin-{tag}\n"),
-                    &format!("image: {{{{ .images.{field} }}}}\n"),
+                    &format!("image: {{{{ .images.{} }}}}\n", image.go_field),
                 );
             }
             text = text.replace(
@@ -277,11 +279,7 @@ fn every_release_head_of_cccmo_renders_byte_identical_and_tells_its_release() {
 
 /// `matrix --check` of a built-in matrix against the checkout at `tree` after `edit` of one
 /// file: the files it lists.
-fn matrix_check_after_edit(
-    tree: &Path,
-    release: Option<&str>,
-    edit: (&str, &str, &str),
-) -> Vec<String> {
+fn matrix_check_after_edit(tree: &Path, release: Option<&str>, edit: TemplateEdit) -> Vec<String> {
     let work = tempfile::tempdir().expect("tmp");
     let dest = work.path().join("m");
     let mut args = vec!["matrix", "--dest-dir", s(&dest)];
@@ -300,7 +298,7 @@ fn matrix_check_after_edit(
     // Unedited: nothing changes.
     let out = check(&copy);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let (file, from, to) = edit;
+    let TemplateEdit { file, from, to } = edit;
     let path = copy.join(file);
     let text = std::fs::read_to_string(&path).expect("template");
     assert_eq!(text.matches(from).count(), 1, "{from} once in {file}");
@@ -331,12 +329,23 @@ fn every_variant(prefix: &str, provider: &str, file: &str) -> Vec<String> {
     out
 }
 
+/// A one-line edit of a checkout's template.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TemplateEdit {
+    /// The template, relative to the checkout.
+    pub(crate) file: &'static str,
+    /// The text replaced, which the template holds once.
+    pub(crate) from: &'static str,
+    /// What replaces it.
+    pub(crate) to: &'static str,
+}
+
 /// The edit: the aws CCM's log level, one line of its script.
-pub(crate) const AWS_EDIT: (&str, &str, &str) = (
-    "pkg/cloud/aws/assets/deployment.yaml",
-    "  -v=2\n",
-    "  -v=4\n",
-);
+pub(crate) const AWS_EDIT: TemplateEdit = TemplateEdit {
+    file: "pkg/cloud/aws/assets/deployment.yaml",
+    from: "  -v=2\n",
+    to: "  -v=4\n",
+};
 
 #[test]
 fn a_one_line_template_edit_shows_in_matrix_check_in_exactly_the_files_it_touches() {

@@ -338,18 +338,30 @@ pub fn render_external(
     ccm_render(&args)
 }
 
-/// The External cases: (provider, Infrastructure, cloud config, --cloud-provider).
-pub const EXTERNAL_CASES: [(&str, &str, &str, &str); 2] = [
-    (
-        "oci",
-        "infrastructure-oci.yaml",
-        "oci-cloud-provider.yaml",
-        "oci",
-    ),
-    (
-        "alicloud",
-        "infrastructure-alibaba.yaml",
-        "alibaba-cloud-provider-config.yaml",
-        "alicloud",
-    ),
+/// An External platform case: a provider and its inputs under `testdata/external/`.
+pub struct ExternalCase {
+    /// The built-in provider.
+    pub provider: &'static str,
+    /// Its Infrastructure file.
+    pub infrastructure: &'static str,
+    /// Its cloud config file.
+    pub cloud_config: &'static str,
+    /// The kubelet's `--cloud-provider` value.
+    pub cloud_provider: &'static str,
+}
+
+/// The External cases.
+pub const EXTERNAL_CASES: [ExternalCase; 2] = [
+    ExternalCase {
+        provider: "oci",
+        infrastructure: "infrastructure-oci.yaml",
+        cloud_config: "oci-cloud-provider.yaml",
+        cloud_provider: "oci",
+    },
+    ExternalCase {
+        provider: "alicloud",
+        infrastructure: "infrastructure-alibaba.yaml",
+        cloud_config: "alibaba-cloud-provider-config.yaml",
+        cloud_provider: "alicloud",
+    },
 ];

@@ -17,20 +17,31 @@ use crate::common::{conformance, copy_tree, root, stderr};
 use std::path::Path;
 use std::process::Command;
 
-/// Commands shown but not run: the page, the start of the command as shown, and why.
-const SKIPPED: &[(&str, &str, &str)] = &[
-    (
-        "docs/cccmo.md",
-        "ccm-render matrix --dest-dir /tmp/ccm-matrix --cccmo-dir",
-        "needs a clone of CCCMO (the network): its Go files tell its release, which a tree of \
-         templates cannot; tests/it/cccmo.rs renders the same way from template trees with \
-         --release, and from each release head where one is given",
-    ),
-    (
-        "docs/cccmo.md",
-        "ccm-render render --infrastructure cluster-infrastructure-02-config.yml",
-        "needs a clone of CCCMO (the network), as above",
-    ),
+/// A command shown but not run.
+#[derive(Debug, PartialEq)]
+struct Skip {
+    /// The page that shows it.
+    page: &'static str,
+    /// The start of the command as shown.
+    command: &'static str,
+    /// Why it is not run.
+    why: &'static str,
+}
+
+/// Commands shown but not run.
+const SKIPPED: &[Skip] = &[
+    Skip {
+        page: "docs/cccmo.md",
+        command: "ccm-render matrix --dest-dir /tmp/ccm-matrix --cccmo-dir",
+        why: "needs a clone of CCCMO (the network): its Go files tell its release, which a tree \
+              of templates cannot; tests/it/cccmo.rs renders the same way from template trees \
+              with --release, and from each release head where one is given",
+    },
+    Skip {
+        page: "docs/cccmo.md",
+        command: "ccm-render render --infrastructure cluster-infrastructure-02-config.yml",
+        why: "needs a clone of CCCMO (the network), as above",
+    },
 ];
 
 /// A command shown on a page.
@@ -282,7 +293,7 @@ fn every_command_shown_in_the_readme_and_docs_runs() {
         for command in commands {
             let skip = SKIPPED
                 .iter()
-                .find(|(p, start, _)| *p == page && command.text.starts_with(start));
+                .find(|s| s.page == page && command.text.starts_with(s.command));
             if let Some(entry) = skip {
                 skipped.push(entry);
                 continue;

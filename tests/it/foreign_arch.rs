@@ -114,7 +114,13 @@ fn renders() -> Vec<(String, Vec<String>)> {
             ((*platform).to_string(), args)
         })
         .collect();
-    for (name, infrastructure, cloud_config, _) in EXTERNAL_CASES {
+    for ExternalCase {
+        provider: name,
+        infrastructure,
+        cloud_config,
+        ..
+    } in EXTERNAL_CASES
+    {
         renders.push((
             name.to_string(),
             vec![

@@ -19,7 +19,7 @@ use camino::Utf8Path;
 use ccm_catalogue::compiled::{self, ProviderEntry, ProviderObjects};
 use ccm_catalogue::hosted::Component;
 use ccm_catalogue::providers::Common;
-use ccm_catalogue::releases::data::{self, ReleaseEntry};
+use ccm_catalogue::releases::data::{self, Release};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,7 +70,7 @@ fn compiled_view(assets: &Path) -> BTreeMap<String, Value> {
             let value = if key.starts_with(data::RELEASE_GO_FILES) {
                 json(&compiled::decode::<BTreeMap<String, String>>(bytes).expect("go files"))
             } else if key.starts_with(data::RELEASE) {
-                let mut entry: ReleaseEntry = compiled::decode(bytes).expect("release");
+                let mut entry: Release = compiled::decode(bytes).expect("release");
                 entry.origin.clear();
                 entry.upgrade.clear();
                 json(&entry)
@@ -205,7 +205,7 @@ fn importing_the_newest_release_writes_the_manifest_a_template_edit_changes_and_
     let view_before = compiled_view(&assets);
     let tree = work.path().join("cccmo");
     own_tree(&tree, &newest());
-    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
+    edit(&aws_deployment(&tree), AWS_EDIT.from, AWS_EDIT.to);
     let out = import(&tree, &newest(), &assets);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let after = read_tree(&assets);
@@ -244,7 +244,7 @@ fn importing_an_older_release_writes_its_delta_and_leaves_every_other_release_as
     let view_before = compiled_view(&assets);
     let tree = work.path().join("cccmo");
     own_tree(&tree, "4.20");
-    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
+    edit(&aws_deployment(&tree), AWS_EDIT.from, AWS_EDIT.to);
     let out = import(&tree, "4.20", &assets);
     // The tree holds no Go file: they are listed, and not recorded.
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -401,7 +401,7 @@ fn catalogue_as_newest(from: &Path, release: &str, to: &Path) {
         &common.pod_disruption_budget,
     );
     write_yaml(&to.join("common/service.yaml"), &common.service);
-    let entry: ReleaseEntry =
+    let entry: Release =
         serde_json::from_str(&of(&format!("{}{release}", data::RELEASE))).expect("entry");
     let file = to.join(format!("releases/{release}.yaml"));
     let mut text = read_yaml(&file);
@@ -484,7 +484,7 @@ fn resolved_behaviour(assets: &Path, release: &str) -> Value {
     else {
         panic!("{release}: no entry");
     };
-    let entry: ReleaseEntry = serde_json::from_str(entry).expect("entry");
+    let entry: Release = serde_json::from_str(entry).expect("entry");
     serde_json::to_value(&entry.behaviour).expect("behaviour")
 }
 
@@ -595,7 +595,7 @@ fn a_template_edit_imported_as_a_new_release_is_the_newest_and_every_other_relea
         Some(reference) => copy_tree(&reference.join("4.23"), &tree),
         None => own_tree(&tree, "4.23"),
     }
-    edit(&aws_deployment(&tree), AWS_EDIT.1, AWS_EDIT.2);
+    edit(&aws_deployment(&tree), AWS_EDIT.from, AWS_EDIT.to);
     let flags = ["--commit", "0123abcd", "--date", "2026-12-01"];
     let out = import_with(&tree, "4.24", &assets, &flags);
     assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));

@@ -141,7 +141,7 @@ fn external_providers_pass_the_same_strict_schema_validation() {
     ];
     let mut cases: Vec<(String, &str)> = EXTERNAL_CASES
         .iter()
-        .map(|(_, infra, cloud, _)| ((*infra).to_string(), *cloud))
+        .map(|c| (c.infrastructure.to_string(), c.cloud_config))
         .collect();
     cases.push((
         "infrastructure-oci-sno.yaml".into(),

@@ -24,6 +24,7 @@ use crate::catalogue::Releases;
 use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::providers::{LocatedObject, Parsed, Provider};
 use ccm_catalogue::releases::Release;
+use ccm_catalogue::releases::data::Version;
 pub(crate) use checkout::Checkout;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -72,17 +73,18 @@ pub fn catalogue_file_name(object: &Value) -> String {
 }
 
 /// The template values of `platform` for `release`, as the catalogue holds them.
-fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
+fn values(platform: &platforms::Platform, release: Version) -> Values {
     let mut values = Values::new();
     let images = platform
         .images
         .iter()
-        .map(|(field, key)| {
+        .map(|image| {
             // CCCMO's images.json placeholder of the key, which the catalogue holds and the
             // render replaces by container name.
-            let tag = crate::inputs::images::image_stream::tag_for(key).unwrap_or(key);
+            let tag = crate::inputs::images::image_stream::tag_for(image.images_key)
+                .unwrap_or(image.images_key);
             (
-                (*field).to_string(),
+                image.go_field.to_string(),
                 format!("quay.io/openshift/origin-{tag}"),
             )
         })
@@ -96,7 +98,7 @@ fn values(platform: &platforms::Platform, release: (u32, u32)) -> Values {
     );
     for v in platform.values.iter().filter(|v| v.since <= release) {
         let text = match v.source {
-            platforms::Source::PlatformType => platform.platform_type,
+            platforms::Source::PlatformType => platform.platform_type.as_str(),
             platforms::Source::Literal(s) => s,
         };
         values.insert(v.key.to_string(), TemplateValue::Str(text.to_string()));
@@ -200,13 +202,16 @@ fn decode(text: &str, asset: &platforms::Asset) -> Result<Value> {
         )
     })?;
     let Some(map) = object.as_object_mut() else {
-        bail!("does not decode into a {}: not a YAML mapping", asset.kind);
+        bail!(
+            "does not decode into a {}: not a YAML mapping",
+            asset.type_meta.kind
+        );
     };
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or_default();
-    if kind != asset.kind {
+    if kind != asset.type_meta.kind {
         bail!(
             "kind: {kind:?} does not decode into the {} CCCMO reads this file as",
-            asset.kind
+            asset.type_meta.kind
         );
     }
     let group = |v: &str| v.rsplit_once('/').map_or("", |(g, _)| g).to_string();
@@ -214,16 +219,16 @@ fn decode(text: &str, asset: &platforms::Asset) -> Result<Value> {
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if group(api_version) != group(asset.api_version) {
+    if group(api_version) != group(asset.type_meta.api_version) {
         bail!(
             "apiVersion: {api_version:?} is not of the API group of {} ({})",
-            asset.kind,
-            asset.api_version
+            asset.type_meta.kind,
+            asset.type_meta.api_version
         );
     }
     map.insert(
         "apiVersion".to_string(),
-        Value::String(asset.api_version.to_string()),
+        Value::String(asset.type_meta.api_version.to_string()),
     );
     stringify_string_fields(&mut object);
     typed_pod_fields(&mut object);

@@ -11,6 +11,7 @@
 use super::platforms::Platform;
 use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::providers::{EnvSource, Provider};
+use ccm_catalogue::releases::data::Version;
 use ccm_catalogue::script::Script;
 use serde_json::Value;
 
@@ -20,7 +21,7 @@ pub(crate) fn probe(key: &str) -> String {
 }
 
 /// The keys of `platform`'s gated values passed in `release`.
-pub(crate) fn gated_keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
+pub(crate) fn gated_keys(platform: &Platform, release: Version) -> Vec<&'static str> {
     platform
         .values
         .iter()
@@ -84,7 +85,7 @@ pub(crate) fn check_gated(
 }
 
 /// The keys of `platform`'s placed values passed in `release`.
-pub(crate) fn keys(platform: &Platform, release: (u32, u32)) -> Vec<&'static str> {
+pub(crate) fn keys(platform: &Platform, release: Version) -> Vec<&'static str> {
     platform
         .values
         .iter()

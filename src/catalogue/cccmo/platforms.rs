@@ -6,6 +6,10 @@
 //! structs, `getTemplateValues`. An asset or folder missing here is one ccm-render does not yet
 //! know how CCCMO applies, and is refused rather than guessed at.
 
+// The module, not the type: `Platform` here is a platform folder of CCCMO.
+use ccm_catalogue::platform;
+use ccm_catalogue::releases::data::Version;
+
 /// Where a template value comes from in the form the catalogue holds (see [`Value`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
@@ -22,8 +26,8 @@ pub(crate) struct Value {
     pub(crate) key: &'static str,
     /// Its value in the catalogue's form.
     pub(crate) source: Source,
-    /// The first release whose `getTemplateValues` passes it (`(4, 18)`: all of them).
-    pub(crate) since: (u32, u32),
+    /// The first release whose `getTemplateValues` passes it (4.18: all of them).
+    pub(crate) since: Version,
     /// Whether the render step sets what it becomes (the TLS flags, the feature gates, the
     /// environment values of descriptor `spec.env`): a template must use it where the render
     /// puts it, which `super::placed` checks.
@@ -38,10 +42,28 @@ pub(crate) struct Value {
 pub struct Asset {
     /// The file under `assets/`.
     pub file: &'static str,
+    /// The Go type CCCMO decodes it into.
+    pub type_meta: TypeMeta,
+}
+
+/// A Kubernetes Go type, as an object's `apiVersion` and `kind` name it.
+#[derive(Debug, Clone, Copy)]
+pub struct TypeMeta {
     /// The `apiVersion` of the Go type (what the applied object carries whatever the YAML says).
     pub(crate) api_version: &'static str,
     /// The kind.
     pub kind: &'static str,
+}
+
+/// One field of a platform's `imagesReference` struct and the image CCCMO sets it to.
+#[derive(Debug, Clone, Copy)]
+pub struct ImageRef {
+    /// The Go field (`CloudControllerManager`), as a template names it
+    /// (`{{ .images.CloudControllerManager }}`).
+    pub go_field: &'static str,
+    /// The images.json key whose image it holds (`config.ImagesReference.<Key>`:
+    /// `cloudControllerManagerAWS`).
+    pub images_key: &'static str,
 }
 
 /// One platform folder of `pkg/cloud/`.
@@ -52,41 +74,56 @@ pub struct Platform {
     /// The built-in provider it is (`azurestackhub`).
     pub provider: &'static str,
     /// Its `PlatformStatus.Type` (`cloudproviderName`).
-    pub platform_type: &'static str,
+    pub platform_type: platform::Platform,
     /// The Go package's `imagesReference` type, for messages as Go words them.
     pub(crate) images_type: &'static str,
-    /// `imagesReference` field → images.json key (`config.ImagesReference.<Key>`).
-    pub images: &'static [(&'static str, &'static str)],
+    /// The fields of `imagesReference`, each with the image it holds.
+    pub images: &'static [ImageRef],
     /// Every asset any supported release applies.
     pub assets: &'static [Asset],
     /// The template values besides `images`.
     pub(crate) values: &'static [Value],
 }
 
-const DEPLOYMENT: (&str, &str) = ("apps/v1", "Deployment");
-const DAEMONSET: (&str, &str) = ("apps/v1", "DaemonSet");
-const ROLE: (&str, &str) = ("rbac.authorization.k8s.io/v1", "Role");
-const ROLEBINDING: (&str, &str) = ("rbac.authorization.k8s.io/v1", "RoleBinding");
-const CLUSTERROLE: (&str, &str) = ("rbac.authorization.k8s.io/v1", "ClusterRole");
-const CLUSTERROLEBINDING: (&str, &str) = ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding");
-const VAP: (&str, &str) = (
-    "admissionregistration.k8s.io/v1",
-    "ValidatingAdmissionPolicy",
-);
-const VAPB: (&str, &str) = (
-    "admissionregistration.k8s.io/v1",
-    "ValidatingAdmissionPolicyBinding",
-);
+const DEPLOYMENT: TypeMeta = TypeMeta {
+    api_version: "apps/v1",
+    kind: "Deployment",
+};
+const DAEMONSET: TypeMeta = TypeMeta {
+    api_version: "apps/v1",
+    kind: "DaemonSet",
+};
+const ROLE: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "Role",
+};
+const ROLEBINDING: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+};
+const CLUSTERROLE: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+};
+const CLUSTERROLEBINDING: TypeMeta = TypeMeta {
+    api_version: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+};
+const VAP: TypeMeta = TypeMeta {
+    api_version: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+};
+const VAPB: TypeMeta = TypeMeta {
+    api_version: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicyBinding",
+};
 
-const fn asset(file: &'static str, (api_version, kind): (&'static str, &'static str)) -> Asset {
-    Asset {
-        file,
-        api_version,
-        kind,
-    }
+/// The asset `file`, decoded into `type_meta`.
+const fn asset(file: &'static str, type_meta: TypeMeta) -> Asset {
+    Asset { file, type_meta }
 }
 
-const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+const fn value(key: &'static str, source: Source, since: Version) -> Value {
     Value {
         key,
         source,
@@ -97,7 +134,7 @@ const fn value(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 }
 
 /// A value the render step sets (see [`Value::placed`]).
-const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+const fn placed(key: &'static str, source: Source, since: Version) -> Value {
     Value {
         key,
         source,
@@ -108,7 +145,7 @@ const fn placed(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 }
 
 /// A value CCCMO passes empty when a feature gate is off (see [`Value::gated`]).
-const fn gated(key: &'static str, source: Source, since: (u32, u32)) -> Value {
+const fn gated(key: &'static str, source: Source, since: Version) -> Value {
     Value {
         key,
         source,
@@ -124,26 +161,30 @@ const fn gated(key: &'static str, source: Source, since: (u32, u32)) -> Value {
 /// CCCMO renders them without a TLS profile or gates, and `additionalLabels` is the value of
 /// VSphereMixedNodeEnv on (the descriptor removes it when the gate is off).
 const FORM: &[Value] = &[
-    value("cloudproviderName", Source::PlatformType, (4, 18)),
+    value(
+        "cloudproviderName",
+        Source::PlatformType,
+        Version::new(4, 18),
+    ),
     // getTemplateValues passes the TLS settings since release-4.22 (b99c3d88).
-    placed("tlsCipherSuites", Source::Literal(""), (4, 22)),
-    placed("tlsMinVersion", Source::Literal(""), (4, 22)),
+    placed("tlsCipherSuites", Source::Literal(""), Version::new(4, 22)),
+    placed("tlsMinVersion", Source::Literal(""), Version::new(4, 22)),
 ];
 /// The infrastructure name the catalogue's manifests hold (OCP_INFRASTRUCTURE_NAME, which the
 /// render step sets from the Infrastructure).
 const INFRASTRUCTURE_NAME: Value = placed(
     "infrastructureName",
     Source::Literal("mycluster-abcde"),
-    (4, 18),
+    Version::new(4, 18),
 );
 /// `operatorConfig.ManagedNamespace`, CCCMO's default (the render step sets it from
 /// `--namespace`).
 const CREDS_NAMESPACE: Value = placed(
     "globalCredsSecretNamespace",
     Source::Literal("openshift-cloud-controller-manager"),
-    (4, 18),
+    Version::new(4, 18),
 );
-const FEATURE_GATES: Value = placed("featureGates", Source::Literal(""), (4, 18));
+const FEATURE_GATES: Value = placed("featureGates", Source::Literal(""), Version::new(4, 18));
 
 macro_rules! values {
     ($($extra:expr),*) => {
@@ -156,9 +197,12 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "aws",
         provider: "aws",
-        platform_type: "AWS",
+        platform_type: platform::Platform::Aws,
         images_type: "aws.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerAWS")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerAWS",
+        }],
         assets: &[
             asset("deployment.yaml", DEPLOYMENT),
             // Since release-4.22.
@@ -170,15 +214,21 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "azure",
         provider: "azure",
-        platform_type: "Azure",
+        platform_type: platform::Platform::Azure,
         images_type: "azure.imagesReference",
         images: &[
-            ("CloudControllerManager", "cloudControllerManagerAzure"),
-            (
-                "CloudControllerManagerOperator",
-                "cloudControllerManagerOperator",
-            ),
-            ("CloudNodeManager", "cloudNodeManagerAzure"),
+            ImageRef {
+                go_field: "CloudControllerManager",
+                images_key: "cloudControllerManagerAzure",
+            },
+            ImageRef {
+                go_field: "CloudControllerManagerOperator",
+                images_key: "cloudControllerManagerOperator",
+            },
+            ImageRef {
+                go_field: "CloudNodeManager",
+                images_key: "cloudNodeManagerAzure",
+            },
         ],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
@@ -208,12 +258,21 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "azurestack",
         provider: "azurestackhub",
-        platform_type: "Azure",
+        platform_type: platform::Platform::Azure,
         images_type: "azurestack.imagesReference",
         images: &[
-            ("Operator", "cloudControllerManagerOperator"),
-            ("CloudControllerManager", "cloudControllerManagerAzure"),
-            ("CloudNodeManager", "cloudNodeManagerAzure"),
+            ImageRef {
+                go_field: "Operator",
+                images_key: "cloudControllerManagerOperator",
+            },
+            ImageRef {
+                go_field: "CloudControllerManager",
+                images_key: "cloudControllerManagerAzure",
+            },
+            ImageRef {
+                go_field: "CloudNodeManager",
+                images_key: "cloudNodeManagerAzure",
+            },
         ],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
@@ -226,9 +285,12 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "gcp",
         provider: "gcp",
-        platform_type: "GCP",
+        platform_type: platform::Platform::Gcp,
         images_type: "gcp.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerGCP")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerGCP",
+        }],
         assets: &[
             asset("cloud-controller-manager.yaml", DEPLOYMENT),
             asset("gcp-cloud-controller-manager-clusterrole.yaml", CLUSTERROLE),
@@ -244,24 +306,30 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         folder: "ibm",
         provider: "ibmcloud",
-        platform_type: "IBMCloud",
+        platform_type: platform::Platform::IbmCloud,
         images_type: "ibm.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerIBM")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerIBM",
+        }],
         assets: &[asset("deployment.yaml", DEPLOYMENT)],
         // ibm.go getEnablePublicEndpointValue: "true" only for PowerVS, which has its own
         // package, so "false" for IBMCloud.
         values: values!(value(
             "enablePublicEndpoint",
             Source::Literal("false"),
-            (4, 18)
+            Version::new(4, 18)
         )),
     },
     Platform {
         folder: "nutanix",
         provider: "nutanix",
-        platform_type: "Nutanix",
+        platform_type: platform::Platform::Nutanix,
         images_type: "nutanix.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerNutanix")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerNutanix",
+        }],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
             asset("nutanix-cloud-controller-manager-role.yaml", ROLE),
@@ -285,34 +353,43 @@ pub const PLATFORMS: &[Platform] = &[
             value(
                 "globalCredsSecretName",
                 Source::Literal("nutanix-credentials"),
-                (4, 18)
+                Version::new(4, 18)
             )
         ),
     },
     Platform {
         folder: "openstack",
         provider: "openstack",
-        platform_type: "OpenStack",
+        platform_type: platform::Platform::OpenStack,
         images_type: "openstack.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerOpenStack")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerOpenStack",
+        }],
         assets: &[asset("deployment.yaml", DEPLOYMENT)],
         values: values!(INFRASTRUCTURE_NAME, FEATURE_GATES),
     },
     Platform {
         folder: "powervs",
         provider: "powervs",
-        platform_type: "PowerVS",
+        platform_type: platform::Platform::PowerVs,
         images_type: "powervs.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerPowerVS")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerPowerVS",
+        }],
         assets: &[asset("deployment.yaml", DEPLOYMENT)],
         values: values!(),
     },
     Platform {
         folder: "vsphere",
         provider: "vsphere",
-        platform_type: "VSphere",
+        platform_type: platform::Platform::VSphere,
         images_type: "vsphere.imagesReference",
-        images: &[("CloudControllerManager", "cloudControllerManagerVSphere")],
+        images: &[ImageRef {
+            go_field: "CloudControllerManager",
+            images_key: "cloudControllerManagerVSphere",
+        }],
         assets: &[
             asset("cloud-controller-manager-deployment.yaml", DEPLOYMENT),
             asset("vsphere-cloud-controller-manager-role.yaml", ROLE),
@@ -341,7 +418,7 @@ pub const PLATFORMS: &[Platform] = &[
             value(
                 "globalCredsSecretName",
                 Source::Literal("vsphere-cloud-credentials"),
-                (4, 18)
+                Version::new(4, 18)
             ),
             FEATURE_GATES,
             // Passed since release-4.21 (6148c0cc), empty when VSphereMixedNodeEnv is off;
@@ -349,7 +426,7 @@ pub const PLATFORMS: &[Platform] = &[
             gated(
                 "additionalLabels",
                 Source::Literal("node.openshift.io/platform-type=vsphere"),
-                (4, 21)
+                Version::new(4, 21)
             )
         ),
     },

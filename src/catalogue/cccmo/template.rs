@@ -54,9 +54,25 @@ pub(crate) struct Template {
     nodes: Vec<Node>,
 }
 
-/// The blocks open while parsing: each one's nodes, and the `if` (field, line) that opened it
-/// (None for the template itself).
-type Stack = Vec<(Vec<Node>, Option<(Field, usize)>)>;
+/// A block open while parsing: the template itself, or an `{{ if }}` not yet ended.
+#[derive(Default)]
+struct OpenBlock {
+    /// The nodes parsed inside the block so far.
+    nodes: Vec<Node>,
+    /// The `{{ if }}` that opened the block; None for the template itself.
+    opened_by: Option<IfAt>,
+}
+
+/// An `{{ if .x }}` action, kept until its `{{ end }}` closes it.
+struct IfAt {
+    /// The field it tests.
+    field: Field,
+    /// Its line, for the node and for the message when no `{{ end }}` closes it.
+    line: usize,
+}
+
+/// The blocks open while parsing, innermost last.
+type Stack = Vec<OpenBlock>;
 
 /// One action as written, before it is understood.
 struct Action<'a> {
@@ -70,7 +86,7 @@ impl Template {
     /// Parses `text`; `name` (the file, as messages name it) starts every error, with the line
     /// of the action: `DIR/pkg/cloud/aws/assets/deployment.yaml:46: …`.
     pub(crate) fn parse(name: &str, text: &str) -> Result<Self> {
-        let mut stack: Stack = vec![(Vec::new(), None)];
+        let mut stack: Stack = vec![OpenBlock::default()];
         let mut rest = text;
         let mut line = 1;
         let mut trim_next = false;
@@ -103,8 +119,8 @@ impl Template {
             rest = &after_open[close + 2..];
             apply_action(name, &action, &mut stack)?;
         }
-        let (nodes, open) = stack.pop().unwrap_or_default();
-        if let Some((_, at)) = open {
+        let OpenBlock { nodes, opened_by } = stack.pop().unwrap_or_default();
+        if let Some(IfAt { line: at, .. }) = opened_by {
             bail!("{name}:{at}: {{{{ if }}}} without {{{{ end }}}}");
         }
         Ok(Self {
@@ -130,9 +146,9 @@ fn push_text(stack: &mut Stack, text: &str, trim_start: bool, trim_end: bool) {
         text = text.trim_end_matches(WHITE);
     }
     if !text.is_empty()
-        && let Some((nodes, _)) = stack.last_mut()
+        && let Some(block) = stack.last_mut()
     {
-        nodes.push(Node::Text(text.to_string()));
+        block.nodes.push(Node::Text(text.to_string()));
     }
 }
 
@@ -141,21 +157,28 @@ fn apply_action(name: &str, action: &Action<'_>, stack: &mut Stack) -> Result<()
     let words: Vec<&str> = action.body.split(WHITE).filter(|w| !w.is_empty()).collect();
     match words.as_slice() {
         ["end"] => {
-            let Some((nodes, Some((field, at)))) = stack.pop() else {
+            let Some(OpenBlock {
+                nodes,
+                opened_by: Some(IfAt { field, line: at }),
+            }) = stack.pop()
+            else {
                 bail!("{name}:{line}: {{{{ end }}}} without {{{{ if }}}}");
             };
-            if let Some((parent, _)) = stack.last_mut() {
-                parent.push(Node::If(field, at, nodes));
+            if let Some(parent) = stack.last_mut() {
+                parent.nodes.push(Node::If(field, at, nodes));
             }
         }
         ["if", field] => {
             let field = parse_field(name, line, field, action.body)?;
-            stack.push((Vec::new(), Some((field, line))));
+            stack.push(OpenBlock {
+                nodes: Vec::new(),
+                opened_by: Some(IfAt { field, line }),
+            });
         }
         [field] if field.starts_with('.') => {
             let field = parse_field(name, line, field, action.body)?;
-            if let Some((nodes, _)) = stack.last_mut() {
-                nodes.push(Node::Output(field, line));
+            if let Some(block) = stack.last_mut() {
+                block.nodes.push(Node::Output(field, line));
             }
         }
         _ => bail!(

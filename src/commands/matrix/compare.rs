@@ -11,54 +11,97 @@ use camino::Utf8Path;
 use ccm_catalogue::platform::HostedPlatform;
 
 /// A ConfigMap or Secret by kind and name.
-type ObjectRef = (&'static str, &'static str);
+#[derive(Debug, Clone, Copy)]
+struct ConfigRef {
+    /// `ConfigMap` or `Secret`.
+    kind: &'static str,
+    /// Its `metadata.name`.
+    name: &'static str,
+}
 
-/// The platforms with both a standalone and a hosted CCM: platform type, provider, the
-/// standalone cloud config object, the hosted one.
-const PLATFORMS: &[(HostedPlatform, &str, ObjectRef, ObjectRef)] = &[
-    (
-        HostedPlatform::Aws,
-        "aws",
-        ("ConfigMap", "cloud-conf"),
-        ("ConfigMap", "aws-cloud-config"),
-    ),
-    (
-        HostedPlatform::Azure,
-        "azure",
-        ("ConfigMap", "cloud-conf"),
-        ("ConfigMap", "azure-cloud-config"),
-    ),
-    (
-        HostedPlatform::Gcp,
-        "gcp",
-        ("ConfigMap", "cloud-conf"),
-        ("ConfigMap", "gcp-cloud-config"),
-    ),
-    (
-        HostedPlatform::OpenStack,
-        "openstack",
-        ("ConfigMap", "cloud-conf"),
-        ("ConfigMap", "openstack-cloud-config"),
-    ),
-    (
-        HostedPlatform::PowerVs,
-        "powervs",
-        ("ConfigMap", "cloud-conf"),
-        ("ConfigMap", "ccm-config"),
-    ),
+/// A platform with both a standalone and a hosted CCM, and the cloud config object each reads.
+struct Pairing {
+    /// The platform type.
+    platform: HostedPlatform,
+    /// The built-in provider of its standalone CCM (the samples' folder too).
+    provider: &'static str,
+    /// The standalone CCM's cloud config object.
+    standalone_config: ConfigRef,
+    /// The hosted CCM's cloud config object.
+    hosted_config: ConfigRef,
+}
+
+/// The cloud config every standalone CCM reads (CCCMO's).
+const CLOUD_CONF: ConfigRef = ConfigRef {
+    kind: "ConfigMap",
+    name: "cloud-conf",
+};
+
+/// The platforms with both a standalone and a hosted CCM.
+const PLATFORMS: &[Pairing] = &[
+    Pairing {
+        platform: HostedPlatform::Aws,
+        provider: "aws",
+        standalone_config: CLOUD_CONF,
+        hosted_config: ConfigRef {
+            kind: "ConfigMap",
+            name: "aws-cloud-config",
+        },
+    },
+    Pairing {
+        platform: HostedPlatform::Azure,
+        provider: "azure",
+        standalone_config: CLOUD_CONF,
+        hosted_config: ConfigRef {
+            kind: "ConfigMap",
+            name: "azure-cloud-config",
+        },
+    },
+    Pairing {
+        platform: HostedPlatform::Gcp,
+        provider: "gcp",
+        standalone_config: CLOUD_CONF,
+        hosted_config: ConfigRef {
+            kind: "ConfigMap",
+            name: "gcp-cloud-config",
+        },
+    },
+    Pairing {
+        platform: HostedPlatform::OpenStack,
+        provider: "openstack",
+        standalone_config: CLOUD_CONF,
+        hosted_config: ConfigRef {
+            kind: "ConfigMap",
+            name: "openstack-cloud-config",
+        },
+    },
+    Pairing {
+        platform: HostedPlatform::PowerVs,
+        provider: "powervs",
+        standalone_config: CLOUD_CONF,
+        hosted_config: ConfigRef {
+            kind: "ConfigMap",
+            name: "ccm-config",
+        },
+    },
 ];
 
 /// The comparison's text for `platform`.
 pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
-    let Some((name, provider, standalone_config, hosted_config)) = PLATFORMS
+    let Some(&Pairing {
+        platform: name,
+        provider,
+        standalone_config,
+        hosted_config,
+    }) = PLATFORMS
         .iter()
-        .find(|(p, ..)| p.as_str().eq_ignore_ascii_case(platform))
+        .find(|p| p.platform.as_str().eq_ignore_ascii_case(platform))
     else {
         bail!(
             "PLATFORM {platform:?}: no platform with both a standalone and a hosted CCM (known: {}; KubeVirt's CCM is hosted only)",
             PLATFORMS
                 .iter()
-                .map(|p| p.0.as_str())
+                .map(|p| p.platform.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -93,9 +136,18 @@ pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
         "{name}: the standalone CCM (CCCMO, the conformance sample) against the hosted one (HyperShift, the default HostedControlPlane)\n\
          = the same, ≠ different, < standalone only, > hosted only\n"
     );
+    // facts takes the config object as (kind, name).
     text.push_str(&report(
-        &facts(&standalone, container, Some(*standalone_config)),
-        &facts(&hosted, container, Some(*hosted_config)),
+        &facts(
+            &standalone,
+            container,
+            Some((standalone_config.kind, standalone_config.name)),
+        ),
+        &facts(
+            &hosted,
+            container,
+            Some((hosted_config.kind, hosted_config.name)),
+        ),
     ));
     Ok(text)
 }

@@ -14,39 +14,52 @@ use serde_json::{Value, json};
 /// The folder of the hosted cases under `--dest-dir`.
 pub(crate) const HOSTED_FOLDER: &str = "hosted";
 
+/// A built-in sample: the default case of one platform folder of `testdata/hosted/`.
+struct Sample {
+    /// The platform folder (`aws`).
+    platform: &'static str,
+    /// Its HostedControlPlane (`hcp.yaml`).
+    hcp: &'static str,
+    /// Its ImageStream (`image-references.yaml`).
+    images: &'static str,
+    /// Its credentials (`credentials.yaml`), for the platforms that read one.
+    credentials: Option<&'static str>,
+}
+
+/// The sample of a platform folder without credentials.
 macro_rules! sample {
     ($p:literal) => {
-        (
-            $p,
-            include_str!(concat!(
+        Sample {
+            platform: $p,
+            hcp: include_str!(concat!(
                 "../../../testdata/hosted/",
                 $p,
                 "/default/hcp.yaml"
             )),
-            include_str!(concat!(
+            images: include_str!(concat!(
                 "../../../testdata/hosted/",
                 $p,
                 "/default/image-references.yaml"
             )),
-            None,
-        )
+            credentials: None,
+        }
     };
 }
 
-/// The built-in samples: platform folder, HostedControlPlane, ImageStream, credentials.
-const SAMPLES: &[(&str, &str, &str, Option<&str>)] = &[
+/// The built-in samples.
+const SAMPLES: &[Sample] = &[
     sample!("aws"),
     sample!("azure"),
     sample!("gcp"),
     sample!("kubevirt"),
-    (
-        "openstack",
-        include_str!("../../../testdata/hosted/openstack/default/hcp.yaml"),
-        include_str!("../../../testdata/hosted/openstack/default/image-references.yaml"),
-        Some(include_str!(
+    Sample {
+        platform: "openstack",
+        hcp: include_str!("../../../testdata/hosted/openstack/default/hcp.yaml"),
+        images: include_str!("../../../testdata/hosted/openstack/default/image-references.yaml"),
+        credentials: Some(include_str!(
             "../../../testdata/hosted/openstack/default/credentials.yaml"
         )),
-    ),
+    },
     sample!("powervs"),
 ];
 
@@ -151,7 +164,13 @@ pub(crate) struct HostedCase {
 /// Every hosted case, its input files written under `scratch`.
 pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
     let mut out = Vec::new();
-    for (platform, hcp, images, credentials) in SAMPLES {
+    for &Sample {
+        platform,
+        hcp,
+        images,
+        credentials,
+    } in SAMPLES
+    {
         let base = crate::inputs::parse_documents(hcp, Utf8Path::new(platform))?
             .into_iter()
             .next()
@@ -163,7 +182,7 @@ pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
             std::fs::write(dir.join("credentials.yaml"), credentials)?;
         }
         for (variant, edit) in VARIANTS {
-            if *variant == "managed-azure" && *platform != "azure" {
+            if *variant == "managed-azure" && platform != "azure" {
                 continue;
             }
             let mut hcp = base.clone();

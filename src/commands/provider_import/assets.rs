@@ -9,7 +9,7 @@ use ccm_catalogue::compiled;
 use ccm_catalogue::provider_dir::{FolderText, read_folder, read_folders};
 use ccm_catalogue::providers::{Common, Provider};
 use ccm_catalogue::releases::Behaviour;
-use ccm_catalogue::releases::data::{self, ReleaseEntry};
+use ccm_catalogue::releases::data::{self, Release};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -29,7 +29,7 @@ pub(crate) struct Assets {
 #[derive(Debug, Clone)]
 pub(crate) struct ReleaseState {
     /// The release (`X.Y`) and what its file says.
-    pub(crate) entry: ReleaseEntry,
+    pub(crate) entry: Release,
     /// Its providers, by name.
     pub(crate) providers: BTreeMap<String, Provider>,
     /// Its shared objects.

@@ -67,7 +67,7 @@ pub(crate) fn sorted(value: &Value) -> Value {
 /// `--release`: exactly `X.Y`.
 fn release_arg(release: &str) -> Result<String> {
     match data::minor_of(release) {
-        Some((x, y)) if format!("{x}.{y}") == release => Ok(release.to_string()),
+        Some(version) if version.to_string() == release => Ok(release.to_string()),
         _ => bail!("--release {release:?}: not a release (X.Y)"),
     }
 }

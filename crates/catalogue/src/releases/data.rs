@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// A release file's `apiVersion`.
 const API_VERSION: &str = crate::providers::API_VERSION;
 
-/// The key of a release's [`ReleaseEntry`] in the compiled table: `release/<X.Y>`.
+/// The key of a release's [`Release`] in the compiled table: `release/<X.Y>`.
 pub const RELEASE: &str = "release/";
 /// The key prefix of an older release's shared objects: `release-common/<X.Y>`.
 pub const RELEASE_COMMON: &str = "release-common/";
@@ -31,7 +31,7 @@ pub const RELEASE_GO_FILES: &str = "release-go-files/";
 
 /// One release, resolved: what `ccm-render releases` shows and what the render reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-pub struct ReleaseEntry {
+pub struct Release {
     /// `X.Y`.
     pub name: String,
     /// Its file (`assets/releases/4.22.yaml`), for messages.
@@ -50,6 +50,29 @@ pub struct ReleaseEntry {
     pub behaviour: Behaviour,
 }
 
+/// A release's `X.Y` as numbers, ordered as releases are (4.9 before 4.18).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// `X` (compared first, so the field order is the ordering).
+    pub major: u32,
+    /// `Y`.
+    pub minor: u32,
+}
+
+impl Version {
+    /// `major.minor`.
+    pub const fn new(major: u32, minor: u32) -> Self {
+        Self { major, minor }
+    }
+}
+
+impl std::fmt::Display for Version {
+    /// `X.Y`, as a release is named.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
 /// How a release's objects differ from the next release's.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Delta {
@@ -63,7 +86,7 @@ pub struct Delta {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Resolved {
     /// Every release, newest first.
-    pub releases: Vec<ReleaseEntry>,
+    pub releases: Vec<Release>,
     /// Each older release's shared objects, by release.
     pub common: Vec<(String, Common)>,
     /// Each older release's providers that a delta changed, by release.
@@ -109,7 +132,7 @@ pub fn resolve(folder: &FolderText, providers: &[Provider], common: &Common) -> 
 
 /// Applies one release's delta to the next release's shared objects and providers.
 fn apply(
-    release: &ReleaseEntry,
+    release: &Release,
     delta: &Delta,
     common: &mut Common,
     providers: &mut BTreeMap<String, Provider>,
@@ -228,20 +251,20 @@ pub struct Cccmo {
     /// Go files of [`Cccmo::go_files`] that changed since the release before and that a
     /// person has not yet reviewed (`provider import` lists them; a person carries each change
     /// into ccm-render, or finds none to carry, and deletes its line). Compiled into
-    /// [`ReleaseEntry::go_files_to_review`].
+    /// [`Release::go_files_to_review`].
     #[serde(default, rename = "goFilesToReview", skip_serializing)]
     pub go_files_to_review: Vec<String>,
 }
 
 /// Parses and checks release files (origin, text), newest first, each with its behaviour
 /// resolved; pure.
-pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Delta)>> {
+pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(Release, Delta)>> {
     let mut parsed = files
         .iter()
         .map(|(origin, text)| parse_file(origin, text).map(|(v, f)| (v, origin.clone(), f)))
         .collect::<Result<Vec<_>>>()?;
     parsed.sort_by_key(|(version, _, _)| std::cmp::Reverse(*version));
-    let mut list: Vec<(ReleaseEntry, Delta)> = Vec::new();
+    let mut list: Vec<(Release, Delta)> = Vec::new();
     let mut behaviour: Option<Value> = None;
     for (i, (_, origin, file)) in parsed.into_iter().enumerate() {
         let spec = file.spec;
@@ -289,7 +312,7 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
         }
         behaviour = Some(resolved);
         list.push((
-            ReleaseEntry {
+            Release {
                 name: file.metadata.name,
                 origin,
                 go_files_to_review: spec.cccmo.go_files_to_review.clone(),
@@ -311,7 +334,7 @@ pub fn parse_releases(files: &[(String, &str)]) -> Result<Vec<(ReleaseEntry, Del
     Ok(list)
 }
 
-fn check_aliases(list: &[(ReleaseEntry, Delta)]) -> Result<()> {
+fn check_aliases(list: &[(Release, Delta)]) -> Result<()> {
     let mut seen = BTreeMap::new();
     for (release, _) in list {
         for name in std::iter::once(&release.name).chain(&release.aliases) {
@@ -323,8 +346,8 @@ fn check_aliases(list: &[(ReleaseEntry, Delta)]) -> Result<()> {
     Ok(())
 }
 
-/// Parses one release file and checks its header; returns its `(major, minor)`.
-fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
+/// Parses one release file and checks its header; returns its version.
+fn parse_file(origin: &str, text: &str) -> Result<(Version, ReleaseFile)> {
     let Some(stem) = origin
         .rsplit('/')
         .next()
@@ -342,7 +365,7 @@ fn parse_file(origin: &str, text: &str) -> Result<((u32, u32), ReleaseFile)> {
         bail!("{origin}: kind: must be Release");
     }
     let version = minor_of(&file.metadata.name)
-        .filter(|v| format!("{}.{}", v.0, v.1) == file.metadata.name)
+        .filter(|v| v.to_string() == file.metadata.name)
         .ok_or_else(|| {
             anyhow!(
                 "{origin}: metadata.name: {:?} is not X.Y",
@@ -376,8 +399,8 @@ fn merge(base: &mut Value, changes: Value) {
     }
 }
 
-/// `(major, minor)` of a release name known to be `X.Y` (`(0, 0)` otherwise), for ordering.
-pub fn version_of(name: &str) -> (u32, u32) {
+/// The version of a release name known to be `X.Y` (`0.0` otherwise), for ordering.
+pub fn version_of(name: &str) -> Version {
     minor_of(name).unwrap_or_default()
 }
 
@@ -387,9 +410,9 @@ fn leading_digits(s: &str) -> Option<(&str, &str)> {
     (end > 0 && end <= 4).then(|| s.split_at(end))
 }
 
-/// `(major, minor)` of a version: `X.Y`, then optionally `.Z…` or `-suffix`/`+suffix` (only
-/// `[A-Za-z0-9.+-]` after the minor).
-pub fn minor_of(version: &str) -> Option<(u32, u32)> {
+/// The minor release (`X.Y`) of a version: `X.Y`, then optionally `.Z…` or `-suffix`/`+suffix`
+/// (only `[A-Za-z0-9.+-]` after the minor).
+pub fn minor_of(version: &str) -> Option<Version> {
     let (major, rest) = leading_digits(version)?;
     let rest = rest.strip_prefix('.')?;
     let (minor, rest) = leading_digits(rest)?;
@@ -401,5 +424,5 @@ pub fn minor_of(version: &str) -> Option<(u32, u32)> {
     if !suffix_ok {
         return None;
     }
-    Some((major.parse().ok()?, minor.parse().ok()?))
+    Some(Version::new(major.parse().ok()?, minor.parse().ok()?))
 }

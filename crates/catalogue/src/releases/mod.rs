@@ -9,4 +9,4 @@ pub mod delta;
 pub mod diff;
 
 pub use behaviour::Behaviour;
-pub use data::{Cccmo, ReleaseEntry as Release};
+pub use data::{Cccmo, Release};

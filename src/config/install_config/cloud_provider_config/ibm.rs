@@ -199,42 +199,84 @@ fn provider_head(account: &str, infra_id: &str, region: &str, rg: &str, vpc: &st
     text
 }
 
-/// `pkg/types/powervs/powervs_regions.go`: PowerVS region → (VPC region, VPC zones).
-const POWERVS_REGIONS: &[(&str, &str, &[&str])] = &[
-    (
-        "dal",
-        "us-south",
-        &["us-south-1", "us-south-2", "us-south-3"],
-    ),
-    ("eu-de", "eu-de", &["eu-de-1", "eu-de-2", "eu-de-3"]),
-    ("lon", "eu-gb", &["eu-gb-1", "eu-gb-2", "eu-gb-3"]),
-    ("mad", "eu-es", &["eu-es-1", "eu-es-2"]),
-    ("osa", "jp-osa", &["jp-osa-1", "jp-osa-2", "jp-osa-3"]),
-    ("sao", "br-sao", &["br-sao-1", "br-sao-2", "br-sao-3"]),
-    ("syd", "au-syd", &["au-syd-1", "au-syd-2", "au-syd-3"]),
-    ("tor", "ca-tor", &["ca-tor-1", "ca-tor-2", "ca-tor-3"]),
-    (
-        "us-east",
-        "us-east",
-        &["us-east-1", "us-east-2", "us-east-3"],
-    ),
-    (
-        "us-south",
-        "us-south",
-        &["us-south-1", "us-south-2", "us-south-3"],
-    ),
-    ("wdc", "us-east", &["us-east-1", "us-east-2", "us-east-3"]),
+/// A PowerVS region and the VPC region the installer pairs with it.
+struct PowerVsRegion {
+    /// The PowerVS region (`dal`).
+    name: &'static str,
+    /// Its VPC region (`us-south`).
+    vpc_region: &'static str,
+    /// The VPC region's zones, the default subnets' zones.
+    vpc_zones: &'static [&'static str],
+}
+
+/// `pkg/types/powervs/powervs_regions.go`: every PowerVS region the installer knows.
+const POWERVS_REGIONS: &[PowerVsRegion] = &[
+    PowerVsRegion {
+        name: "dal",
+        vpc_region: "us-south",
+        vpc_zones: &["us-south-1", "us-south-2", "us-south-3"],
+    },
+    PowerVsRegion {
+        name: "eu-de",
+        vpc_region: "eu-de",
+        vpc_zones: &["eu-de-1", "eu-de-2", "eu-de-3"],
+    },
+    PowerVsRegion {
+        name: "lon",
+        vpc_region: "eu-gb",
+        vpc_zones: &["eu-gb-1", "eu-gb-2", "eu-gb-3"],
+    },
+    PowerVsRegion {
+        name: "mad",
+        vpc_region: "eu-es",
+        vpc_zones: &["eu-es-1", "eu-es-2"],
+    },
+    PowerVsRegion {
+        name: "osa",
+        vpc_region: "jp-osa",
+        vpc_zones: &["jp-osa-1", "jp-osa-2", "jp-osa-3"],
+    },
+    PowerVsRegion {
+        name: "sao",
+        vpc_region: "br-sao",
+        vpc_zones: &["br-sao-1", "br-sao-2", "br-sao-3"],
+    },
+    PowerVsRegion {
+        name: "syd",
+        vpc_region: "au-syd",
+        vpc_zones: &["au-syd-1", "au-syd-2", "au-syd-3"],
+    },
+    PowerVsRegion {
+        name: "tor",
+        vpc_region: "ca-tor",
+        vpc_zones: &["ca-tor-1", "ca-tor-2", "ca-tor-3"],
+    },
+    PowerVsRegion {
+        name: "us-east",
+        vpc_region: "us-east",
+        vpc_zones: &["us-east-1", "us-east-2", "us-east-3"],
+    },
+    PowerVsRegion {
+        name: "us-south",
+        vpc_region: "us-south",
+        vpc_zones: &["us-south-1", "us-south-2", "us-south-3"],
+    },
+    PowerVsRegion {
+        name: "wdc",
+        vpc_region: "us-east",
+        vpc_zones: &["us-east-1", "us-east-2", "us-east-3"],
+    },
 ];
 
-fn powervs_region(region: &str) -> Result<(&'static str, &'static [&'static str])> {
+/// The PowerVS region `region` names; an error listing the known ones otherwise.
+fn powervs_region(region: &str) -> Result<&'static PowerVsRegion> {
     POWERVS_REGIONS
         .iter()
-        .find(|(name, _, _)| *name == region)
-        .map(|(_, vpc, zones)| (*vpc, *zones))
+        .find(|r| r.name == region)
         .ok_or_else(|| {
             anyhow!(
                 "platform.powervs.region: {region:?}: the installer knows no VPC region for it (known: {})",
-                POWERVS_REGIONS.iter().map(|r| r.0).collect::<Vec<_>>().join(", ")
+                POWERVS_REGIONS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
             )
         })
 }
@@ -252,7 +294,7 @@ pub(crate) fn powervs(
     } = cluster;
     let account = account(crn, missing)?;
     let vpc_region = if p.vpc_region.is_empty() {
-        powervs_region(&p.region)?.0.to_string()
+        powervs_region(&p.region)?.vpc_region.to_string()
     } else {
         p.vpc_region.clone()
     };
@@ -272,7 +314,7 @@ pub(crate) fn powervs(
     };
     if subnets.is_empty() {
         // The Cluster API provider creates one subnet per VPC zone of the region.
-        let (_, zones) = powervs_region(&p.region)?;
+        let zones = powervs_region(&p.region)?.vpc_zones;
         subnets = zones
             .iter()
             .map(|zone| format!("{infra_id}-vpcsubnet-{zone}"))

@@ -4,7 +4,16 @@
 //! behaviour. A literal is counted as deciding when it is
 //! * an operand of `==` or `!=` whose other operand names something `platform`,
 //! * an arm of a `match` (or a pattern of `matches!`) on something named `platform`,
-//! * an argument of a function or method called `require_*` or `*platform*`.
+//! * an argument of a function or method called `require_*` or `*platform*`,
+//! * the receiver or an argument of a string comparison (`eq_ignore_ascii_case`,
+//!   `starts_with`, `ends_with`, `contains`, `strip_prefix`) whose other side names
+//!   something `platform`.
+//!
+//! A platform name is any spelling, in any case, of a `Platform` or a `HostedPlatform`
+//! (`AWS`, `aws`, `KubeVirt`, `powervs`). And the text of a platform
+//! (`platform.as_str()`, `.to_string()`, `.to_ascii_lowercase()`) compared with anything,
+//! by `==`, `!=` or one of those methods, is a finding too: past the edge a platform's name is
+//! for writing, never for deciding.
 //!
 //! "Named platform" is an identifier containing `platform` in any case (`platform`,
 //! `infra.platform`, `platform_type`), so `match publish { "External" => … }`, where the
@@ -13,7 +22,7 @@
 //! syntax cannot show (a string-typed value compared with a constant or a variable) the types
 //! rule out: past the edge a platform is a `Platform`, which compares only with a `Platform`.
 
-use ccm_catalogue::platform::Platform;
+use ccm_catalogue::platform::{HostedPlatform, Platform};
 use proc_macro2::TokenTree;
 use std::path::{Path, PathBuf};
 use syn::visit::Visit;
@@ -55,12 +64,50 @@ fn platform_literal(expr: &syn::Expr) -> Option<String> {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),
             ..
-        }) => Some(s.value()).filter(|v| Platform::parse(v).is_some()),
+        }) => Some(s.value()).filter(|v| is_platform_name(v)),
         syn::Expr::Reference(r) => platform_literal(&r.expr),
         syn::Expr::Paren(p) => platform_literal(&p.expr),
         syn::Expr::Group(g) => platform_literal(&g.expr),
         syn::Expr::MethodCall(m) => platform_literal(&m.receiver),
         _ => None,
+    }
+}
+
+/// Whether `text` spells a platform, in any case: a `Platform`, a `HostedPlatform` or the
+/// folder of a hosted component.
+fn is_platform_name(text: &str) -> bool {
+    let names = Platform::ALL.into_iter().map(Platform::as_str).chain(
+        HostedPlatform::ALL
+            .into_iter()
+            .flat_map(|p| std::iter::once(p.as_str()).chain(p.component_folder())),
+    );
+    names
+        .into_iter()
+        .any(|name| name.eq_ignore_ascii_case(text))
+}
+
+/// The string comparisons counted like `==`.
+const COMPARISONS: &[&str] = &[
+    "eq_ignore_ascii_case",
+    "starts_with",
+    "ends_with",
+    "contains",
+    "strip_prefix",
+];
+
+/// The methods that turn a value into its text.
+const TO_TEXT: &[&str] = &["as_str", "to_string", "to_ascii_lowercase", "to_lowercase"];
+
+/// Whether an expression is the text of something named `platform` (`infra.platform.as_str()`,
+/// `p.platform.to_string().to_ascii_lowercase()`).
+fn platform_text(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::MethodCall(m) if TO_TEXT.contains(&m.method.to_string().as_str()) => {
+            platform_text(&m.receiver) || names_platform(&m.receiver)
+        }
+        syn::Expr::Reference(r) => platform_text(&r.expr),
+        syn::Expr::Paren(p) => platform_text(&p.expr),
+        _ => false,
     }
 }
 
@@ -81,13 +128,19 @@ fn names_platform(expr: &syn::Expr) -> bool {
     idents.0
 }
 
+/// The side of a comparison that is a platform's text, as written.
+fn platform_side(left: &syn::Expr, right: &syn::Expr) -> String {
+    let side = if platform_text(left) { left } else { right };
+    quote::ToTokens::to_token_stream(side).to_string()
+}
+
 /// The platform-named string literals of a pattern (`"AWS" | "Azure"`).
 fn pattern_literals(pat: &syn::Pat, out: &mut Vec<String>) {
     match pat {
         syn::Pat::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),
             ..
-        }) if Platform::parse(&s.value()).is_some() => out.push(s.value()),
+        }) if is_platform_name(&s.value()) => out.push(s.value()),
         syn::Pat::Or(or) => or.cases.iter().for_each(|p| pattern_literals(p, out)),
         syn::Pat::Paren(p) => pattern_literals(&p.pat, out),
         syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| pattern_literals(p, out)),
@@ -109,6 +162,12 @@ impl<'ast> Visit<'ast> for Finder {
                 {
                     self.report("compared with ==/!=", &name);
                 }
+            }
+            if platform_text(&e.left) || platform_text(&e.right) {
+                self.report(
+                    "its text compared with ==/!=",
+                    &platform_side(&e.left, &e.right),
+                );
             }
         }
         syn::visit::visit_expr_binary(self, e);
@@ -140,9 +199,32 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
-        if is_platform_check(&e.method.to_string()) {
+        let method = e.method.to_string();
+        if is_platform_check(&method) {
             for name in e.args.iter().filter_map(platform_literal) {
-                self.report(&format!("passed to .{}", e.method), &name);
+                self.report(&format!("passed to .{method}"), &name);
+            }
+        }
+        if COMPARISONS.contains(&method.as_str()) {
+            let how = format!("compared with .{method}");
+            if let Some(name) = platform_literal(&e.receiver)
+                && e.args.iter().any(names_platform)
+            {
+                self.report(&how, &name);
+            }
+            if names_platform(&e.receiver) {
+                for name in e.args.iter().filter_map(platform_literal) {
+                    self.report(&how, &name);
+                }
+            }
+            if let Some(text) = std::iter::once(&*e.receiver)
+                .chain(e.args.iter())
+                .find(|side| platform_text(side))
+            {
+                self.report(
+                    &format!("its text {how}"),
+                    &quote::ToTokens::to_token_stream(text).to_string(),
+                );
             }
         }
         syn::visit::visit_expr_method_call(self, e);
@@ -163,7 +245,7 @@ impl<'ast> Visit<'ast> for Finder {
                     if let TokenTree::Literal(lit) = token {
                         let text = lit.to_string();
                         let value = text.trim_matches('"');
-                        if scrutinee && Platform::parse(value).is_some() {
+                        if scrutinee && is_platform_name(value) {
                             self.report("matched by matches!", value);
                         }
                     }
@@ -212,6 +294,10 @@ fn bad(infra: &Infra, ctx: &Ctx) {
     let _ = matches!(platform, "GCP" | "IBMCloud");
     require_platform(ctx, "OpenStack", "openstack");
     catalogue.select_platform("External");
+    match spec.platform.as_str() { "kubevirt" => {}, _ => {} }
+    if name.starts_with(&infra.platform.as_str().to_ascii_lowercase()) {}
+    if "powervs".eq_ignore_ascii_case(platform) {}
+    if p.platform.to_string() == wanted {}
 }
 fn good(infra: &Infra, publish: &str) {
     match publish { "External" => {}, _ => {} }
@@ -240,7 +326,12 @@ mod tests {
             "matched by matches! \"GCP\"",
             "matched by matches! \"IBMCloud\"",
             "passed to require_platform \"OpenStack\"",
+            "passed to require_platform \"openstack\"",
             "passed to .select_platform \"External\"",
+            "matched \"kubevirt\"",
+            "its text compared with .starts_with \"& infra . platform . as_str () . to_ascii_lowercase ()\"",
+            "compared with .eq_ignore_ascii_case \"powervs\"",
+            "its text compared with ==/!= \"p . platform . to_string ()\"",
         ],
         "{findings:#?}"
     );

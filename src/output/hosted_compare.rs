@@ -4,6 +4,8 @@
 //! two renders in, lines of text out.
 
 use crate::render::Rendered;
+use anyhow::{Context as _, Result};
+use ccm_catalogue::json_fields::{kind_of, name_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -13,7 +15,11 @@ pub(crate) type Facts = BTreeMap<String, String>;
 
 /// The facts of a render's CCM container (`container`) and of its cloud config: the ConfigMap
 /// or Secret `config` names (kind and name), when there is one.
-pub(crate) fn facts(rendered: &Rendered, container: &str, config: Option<(&str, &str)>) -> Facts {
+pub(crate) fn facts(
+    rendered: &Rendered,
+    container: &str,
+    config: Option<(&str, &str)>,
+) -> Result<Facts> {
     let mut out = Facts::new();
     let deployment = rendered.manifests.iter().find(|o| {
         o["kind"] == "Deployment"
@@ -34,9 +40,9 @@ pub(crate) fn facts(rendered: &Rendered, container: &str, config: Option<(&str, 
             .iter()
             .find(|o| o["kind"] == kind && o["metadata"]["name"] == name)
     }) {
-        config_facts(config, &mut out);
+        config_facts(config, &mut out)?;
     }
-    out
+    Ok(out)
 }
 
 fn container_facts(c: &Value, out: &mut Facts) {
@@ -105,7 +111,7 @@ fn container_facts(c: &Value, out: &mut Facts) {
 
 /// The keys of the cloud config text: `[Section] key = value` lines of an INI file, or the
 /// top-level keys of a JSON one (Azure's).
-fn config_facts(config: &Value, out: &mut Facts) {
+fn config_facts(config: &Value, out: &mut Facts) -> Result<()> {
     let secret = config["kind"] == "Secret";
     for (key, value) in config["data"].as_object().into_iter().flatten() {
         // A CA bundle beside the config is not the config.
@@ -139,32 +145,33 @@ fn config_facts(config: &Value, out: &mut Facts) {
         }
         // Read as the CCMs read it (gcfg), with the reader the render uses: names without
         // case, quotes and escapes undone, repeated sections merged.
-        match crate::render::cloud_config::ini::parse(&text) {
-            Ok((ini, _)) => {
-                for section in &ini.sections {
-                    let name = section.name.to_ascii_lowercase();
-                    let section_name = match &section.sub {
-                        Some(sub) => format!("[{name} {sub:?}]"),
-                        None => format!("[{name}]"),
-                    };
-                    for entry in &section.entries {
-                        out.insert(
-                            format!("config {section_name} {}", entry.key.to_ascii_lowercase()),
-                            // An empty value is shown as written, so that it does not
-                            // read as a missing one.
-                            match entry.value.as_deref() {
-                                Some("") => "\"\"".to_string(),
-                                value => value.unwrap_or_default().to_string(),
-                            },
-                        );
-                    }
-                }
-            }
-            Err(err) => {
-                out.insert(format!("config {key}"), format!("not INI: {err}"));
+        let (ini, _) = crate::render::cloud_config::ini::parse(&text).with_context(|| {
+            format!(
+                "{} {}: {key} is neither JSON nor INI",
+                kind_of(config),
+                name_of(config)
+            )
+        })?;
+        for section in &ini.sections {
+            let name = section.name.to_ascii_lowercase();
+            let section_name = match &section.sub {
+                Some(sub) => format!("[{name} {sub:?}]"),
+                None => format!("[{name}]"),
+            };
+            for entry in &section.entries {
+                out.insert(
+                    format!("config {section_name} {}", entry.key.to_ascii_lowercase()),
+                    // An empty value is shown as written, so that it does not read as a
+                    // missing one.
+                    match entry.value.as_deref() {
+                        Some("") => "\"\"".to_string(),
+                        value => value.unwrap_or_default().to_string(),
+                    },
+                );
             }
         }
     }
+    Ok(())
 }
 
 /// One line of [`report`]: a field and its value on each side ("-" where it has none).
@@ -240,8 +247,8 @@ mod tests {
             ..Rendered::default()
         };
         let text = report(
-            &facts(&standalone, "ccm", None),
-            &facts(&hosted, "ccm", None),
+            &facts(&standalone, "ccm", None).expect("facts"),
+            &facts(&hosted, "ccm", None).expect("facts"),
         );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "< flag b  standalone: 2  hosted: -", "{text}");
@@ -265,7 +272,7 @@ mod tests {
             "vpc = v\n",
         )}});
         let mut facts = Facts::new();
-        config_facts(&config, &mut facts);
+        config_facts(&config, &mut facts).expect("reads");
         let want = [
             ("config [global] blank", ""),
             ("config [global] region", "\"\""),
@@ -282,13 +289,14 @@ mod tests {
     }
 
     #[test]
-    fn a_cloud_config_that_is_not_ini_says_so() {
-        let config = json!({"kind": "ConfigMap", "data": {"cloud.conf": "[Global\n"}});
-        let mut facts = Facts::new();
-        config_facts(&config, &mut facts);
+    fn a_cloud_config_that_is_not_ini_is_an_error_naming_the_object() {
+        let config = json!({"kind": "ConfigMap", "metadata": {"name": "cloud-conf"},
+            "data": {"cloud.conf": "[Global\n"}});
+        let err = config_facts(&config, &mut Facts::new()).expect_err("not INI");
         assert!(
-            facts["config cloud.conf"].starts_with("not INI: "),
-            "{facts:?}"
+            format!("{err:#}")
+                .starts_with("ConfigMap cloud-conf: cloud.conf is neither JSON nor INI: "),
+            "{err:#}"
         );
     }
 }

@@ -184,6 +184,13 @@ impl HostedPlatform {
         Self::ALL.map(Self::as_str).join(", ")
     }
 
+    /// The platform `name` spells in any case, as a command-line argument may (`powervs`).
+    pub fn parse_ignoring_case(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(name))
+    }
+
     /// The folder of its hosted CCM component under `assets/hosted/`, or None for a platform
     /// HyperShift builds no CCM for (`None`, `IBMCloud`, `Agent`).
     pub fn component_folder(self) -> Option<&'static str> {

@@ -93,9 +93,8 @@ pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
         provider,
         standalone_config,
         hosted_config,
-    }) = PLATFORMS
-        .iter()
-        .find(|p| p.platform.as_str().eq_ignore_ascii_case(platform))
+    }) = HostedPlatform::parse_ignoring_case(platform)
+        .and_then(|wanted| PLATFORMS.iter().find(|p| p.platform == wanted))
     else {
         bail!(
             "PLATFORM {platform:?}: no platform with both a standalone and a hosted CCM (known: {}; KubeVirt's CCM is hosted only)",
@@ -142,12 +141,12 @@ pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
             &standalone,
             container,
             Some((standalone_config.kind, standalone_config.name)),
-        ),
+        )?,
         &facts(
             &hosted,
             container,
             Some((hosted_config.kind, hosted_config.name)),
-        ),
+        )?,
     ));
     Ok(text)
 }

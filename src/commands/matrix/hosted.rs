@@ -9,6 +9,7 @@ use crate::config::hosted::HostedFiles;
 use crate::output::Tree;
 use anyhow::Result;
 use camino::{Utf8Path, Utf8PathBuf};
+use ccm_catalogue::platform::HostedPlatform;
 use serde_json::{Value, json};
 
 /// The folder of the hosted cases under `--dest-dir`.
@@ -16,8 +17,10 @@ pub(crate) const HOSTED_FOLDER: &str = "hosted";
 
 /// A built-in sample: the default case of one platform folder of `testdata/hosted/`.
 struct Sample {
-    /// The platform folder (`aws`).
-    platform: &'static str,
+    /// The platform.
+    platform: HostedPlatform,
+    /// Its folder (`aws`).
+    folder: &'static str,
     /// Its HostedControlPlane (`hcp.yaml`).
     hcp: &'static str,
     /// Its ImageStream (`image-references.yaml`).
@@ -28,9 +31,10 @@ struct Sample {
 
 /// The sample of a platform folder without credentials.
 macro_rules! sample {
-    ($p:literal) => {
+    ($platform:ident, $p:literal) => {
         Sample {
-            platform: $p,
+            platform: HostedPlatform::$platform,
+            folder: $p,
             hcp: include_str!(concat!(
                 "../../../testdata/hosted/",
                 $p,
@@ -48,19 +52,20 @@ macro_rules! sample {
 
 /// The built-in samples.
 const SAMPLES: &[Sample] = &[
-    sample!("aws"),
-    sample!("azure"),
-    sample!("gcp"),
-    sample!("kubevirt"),
+    sample!(Aws, "aws"),
+    sample!(Azure, "azure"),
+    sample!(Gcp, "gcp"),
+    sample!(KubeVirt, "kubevirt"),
     Sample {
-        platform: "openstack",
+        platform: HostedPlatform::OpenStack,
+        folder: "openstack",
         hcp: include_str!("../../../testdata/hosted/openstack/default/hcp.yaml"),
         images: include_str!("../../../testdata/hosted/openstack/default/image-references.yaml"),
         credentials: Some(include_str!(
             "../../../testdata/hosted/openstack/default/credentials.yaml"
         )),
     },
-    sample!("powervs"),
+    sample!(PowerVs, "powervs"),
 ];
 
 /// What a variant changes: the HostedControlPlane, and the operator environment given.
@@ -166,23 +171,24 @@ pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
     let mut out = Vec::new();
     for &Sample {
         platform,
+        folder,
         hcp,
         images,
         credentials,
     } in SAMPLES
     {
-        let base = crate::inputs::parse_documents(hcp, Utf8Path::new(platform))?
+        let base = crate::inputs::parse_documents(hcp, Utf8Path::new(folder))?
             .into_iter()
             .next()
             .unwrap_or_default();
-        let dir = scratch.join(HOSTED_FOLDER).join(platform);
+        let dir = scratch.join(HOSTED_FOLDER).join(folder);
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join("image-references.yaml"), images)?;
         if let Some(credentials) = credentials {
             std::fs::write(dir.join("credentials.yaml"), credentials)?;
         }
         for (variant, edit) in VARIANTS {
-            if *variant == "managed-azure" && platform != "azure" {
+            if *variant == "managed-azure" && platform != HostedPlatform::Azure {
                 continue;
             }
             let mut hcp = base.clone();
@@ -191,9 +197,7 @@ pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
             let file = dir.join(format!("{variant}.yaml"));
             std::fs::write(&file, ccm_catalogue::yaml::to_string(&hcp)?)?;
             out.push(HostedCase {
-                folder: Utf8PathBuf::from(HOSTED_FOLDER)
-                    .join(platform)
-                    .join(variant),
+                folder: Utf8PathBuf::from(HOSTED_FOLDER).join(folder).join(variant),
                 files: HostedFiles {
                     hosted_control_plane: file,
                     images: dir.join("image-references.yaml"),

@@ -5,6 +5,7 @@
 
 use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::platform::Platform;
+use ccm_catalogue::providers::Transform;
 use serde_json::{Map, Value};
 
 use super::context::{Context, Transformed, read_object, require_platform};
@@ -161,8 +162,8 @@ const CONFIG: &[Field] = &[
 /// The Azure (`Cloud::Public`) or Azure Stack Hub (`Cloud::Stack`) transform.
 pub(crate) fn transform(source: &str, ctx: &Context<'_>, flavour: Cloud) -> Result<Transformed> {
     let name = match flavour {
-        Cloud::Public => "azure",
-        Cloud::Stack => "azurestack",
+        Cloud::Public => Transform::Azure,
+        Cloud::Stack => Transform::AzureStack,
     };
     require_platform(ctx, Platform::Azure, name)?;
     // CCCMO's IsAzure dereferences platformStatus.azure without a nil check (docs/differences-from-cccmo.md); a

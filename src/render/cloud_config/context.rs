@@ -3,6 +3,7 @@
 
 use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::platform::Platform;
+use ccm_catalogue::providers::Transform;
 use ccm_catalogue::releases::behaviour::CloudConfig as Behaviour;
 use serde::Deserialize;
 
@@ -43,11 +44,12 @@ pub(super) fn read_object<'a, T: Deserialize<'a>>(
 pub(super) fn require_platform(
     ctx: &Context<'_>,
     expected: Platform,
-    transform: &str,
+    transform: Transform,
 ) -> Result<()> {
     if ctx.platform != expected {
         bail!(
-            "the {transform} cloud config transform needs an Infrastructure of platform {expected}, but status.platformStatus.type is {:?}",
+            "the {} cloud config transform needs an Infrastructure of platform {expected}, but status.platformStatus.type is {:?}",
+            transform.name(),
             ctx.platform.as_str()
         );
     }

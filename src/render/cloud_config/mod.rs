@@ -173,10 +173,11 @@ mod tests {
     fn platform_check_refuses_another_platform_naming_both() {
         let infra = infra("AWS");
         let aws = ctx(&infra, &no_gates);
-        assert!(require_platform(&aws, Platform::Aws, "aws").is_ok());
+        assert!(require_platform(&aws, Platform::Aws, Transform::Aws).is_ok());
         let err = format!(
             "{:#}",
-            require_platform(&aws, Platform::VSphere, "vsphere").expect_err("wrong platform")
+            require_platform(&aws, Platform::VSphere, Transform::VSphere)
+                .expect_err("wrong platform")
         );
         assert!(
             err.contains("needs an Infrastructure of platform VSphere") && err.contains("\"AWS\""),

@@ -4,6 +4,7 @@
 
 use anyhow::{Result, bail};
 use ccm_catalogue::platform::Platform;
+use ccm_catalogue::providers::Transform;
 
 use super::context::{Context, Transformed, require_platform};
 use super::ini::parse;
@@ -75,7 +76,7 @@ pub(crate) fn missing_ca_files(
 
 /// The `OpenStack` transform.
 pub(crate) fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
-    require_platform(ctx, Platform::OpenStack, "openstack")?;
+    require_platform(ctx, Platform::OpenStack, Transform::OpenStack)?;
     let (mut ini, mut warnings) = parse(source)?;
 
     let global = ini.ensure_section("Global", None);

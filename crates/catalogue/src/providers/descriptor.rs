@@ -28,6 +28,20 @@ pub enum Transform {
     None,
 }
 
+impl Transform {
+    /// The name a descriptor gives it (`azurestack`), for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Aws => "aws",
+            Self::Azure => "azure",
+            Self::AzureStack => "azurestack",
+            Self::OpenStack => "openstack",
+            Self::VSphere => "vsphere",
+            Self::None => "none",
+        }
+    }
+}
+
 /// A provider descriptor (`provider.yaml`). Unknown fields are errors: this is our own format.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -375,4 +389,26 @@ pub struct Common {
     pub pod_disruption_budget: Value,
     /// The Service template.
     pub service: Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Transform;
+
+    #[test]
+    fn a_transform_is_named_as_a_descriptor_writes_it() {
+        for transform in [
+            Transform::Aws,
+            Transform::Azure,
+            Transform::AzureStack,
+            Transform::OpenStack,
+            Transform::VSphere,
+            Transform::None,
+        ] {
+            assert_eq!(
+                serde_json::to_value(transform).expect("serialises"),
+                transform.name()
+            );
+        }
+    }
 }

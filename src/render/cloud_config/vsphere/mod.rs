@@ -10,6 +10,7 @@ use std::net::IpAddr;
 
 use anyhow::{Context as _, Result, bail};
 use ccm_catalogue::platform::Platform;
+use ccm_catalogue::providers::Transform;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Transformed, read_object, require_platform};
@@ -42,7 +43,7 @@ struct Config {
 
 /// The vSphere transform.
 pub(crate) fn transform(source: &str, ctx: &Context<'_>) -> Result<Transformed> {
-    require_platform(ctx, Platform::VSphere, "vsphere")?;
+    require_platform(ctx, Platform::VSphere, Transform::VSphere)?;
     let mut warnings = Vec::new();
     let mut config = read(source, &mut warnings)?;
 

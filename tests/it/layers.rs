@@ -634,7 +634,7 @@ fn long_functions(dir: &Path) -> Vec<String> {
 
 #[test]
 fn no_function_is_longer_than_80_lines_unless_a_comment_says_why() {
-    let found: Vec<String> = ["src", "crates/catalogue/src"]
+    let found: Vec<String> = ["src", "crates/catalogue/src", "crates/memfns/src"]
         .iter()
         .flat_map(|dir| {
             long_functions(&repo().join(dir))

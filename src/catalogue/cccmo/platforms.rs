@@ -85,38 +85,26 @@ pub struct Platform {
     pub(crate) values: &'static [Value],
 }
 
-const DEPLOYMENT: TypeMeta = TypeMeta {
-    api_version: "apps/v1",
-    kind: "Deployment",
-};
-const DAEMONSET: TypeMeta = TypeMeta {
-    api_version: "apps/v1",
-    kind: "DaemonSet",
-};
-const ROLE: TypeMeta = TypeMeta {
-    api_version: "rbac.authorization.k8s.io/v1",
-    kind: "Role",
-};
-const ROLEBINDING: TypeMeta = TypeMeta {
-    api_version: "rbac.authorization.k8s.io/v1",
-    kind: "RoleBinding",
-};
-const CLUSTERROLE: TypeMeta = TypeMeta {
-    api_version: "rbac.authorization.k8s.io/v1",
-    kind: "ClusterRole",
-};
-const CLUSTERROLEBINDING: TypeMeta = TypeMeta {
-    api_version: "rbac.authorization.k8s.io/v1",
-    kind: "ClusterRoleBinding",
-};
-const VAP: TypeMeta = TypeMeta {
-    api_version: "admissionregistration.k8s.io/v1",
-    kind: "ValidatingAdmissionPolicy",
-};
-const VAPB: TypeMeta = TypeMeta {
-    api_version: "admissionregistration.k8s.io/v1",
-    kind: "ValidatingAdmissionPolicyBinding",
-};
+/// A [`TypeMeta`], in one line of the table below.
+const fn type_meta(api_version: &'static str, kind: &'static str) -> TypeMeta {
+    TypeMeta { api_version, kind }
+}
+
+const DEPLOYMENT: TypeMeta = type_meta("apps/v1", "Deployment");
+const DAEMONSET: TypeMeta = type_meta("apps/v1", "DaemonSet");
+const ROLE: TypeMeta = type_meta("rbac.authorization.k8s.io/v1", "Role");
+const ROLEBINDING: TypeMeta = type_meta("rbac.authorization.k8s.io/v1", "RoleBinding");
+const CLUSTERROLE: TypeMeta = type_meta("rbac.authorization.k8s.io/v1", "ClusterRole");
+const CLUSTERROLEBINDING: TypeMeta =
+    type_meta("rbac.authorization.k8s.io/v1", "ClusterRoleBinding");
+const VAP: TypeMeta = type_meta(
+    "admissionregistration.k8s.io/v1",
+    "ValidatingAdmissionPolicy",
+);
+const VAPB: TypeMeta = type_meta(
+    "admissionregistration.k8s.io/v1",
+    "ValidatingAdmissionPolicyBinding",
+);
 
 /// The asset `file`, decoded into `type_meta`.
 const fn asset(file: &'static str, type_meta: TypeMeta) -> Asset {

@@ -209,63 +209,44 @@ struct PowerVsRegion {
     vpc_zones: &'static [&'static str],
 }
 
+/// A row of [`POWERVS_REGIONS`].
+const fn region(
+    name: &'static str,
+    vpc_region: &'static str,
+    vpc_zones: &'static [&'static str],
+) -> PowerVsRegion {
+    PowerVsRegion {
+        name,
+        vpc_region,
+        vpc_zones,
+    }
+}
+
 /// `pkg/types/powervs/powervs_regions.go`: every PowerVS region the installer knows.
 const POWERVS_REGIONS: &[PowerVsRegion] = &[
-    PowerVsRegion {
-        name: "dal",
-        vpc_region: "us-south",
-        vpc_zones: &["us-south-1", "us-south-2", "us-south-3"],
-    },
-    PowerVsRegion {
-        name: "eu-de",
-        vpc_region: "eu-de",
-        vpc_zones: &["eu-de-1", "eu-de-2", "eu-de-3"],
-    },
-    PowerVsRegion {
-        name: "lon",
-        vpc_region: "eu-gb",
-        vpc_zones: &["eu-gb-1", "eu-gb-2", "eu-gb-3"],
-    },
-    PowerVsRegion {
-        name: "mad",
-        vpc_region: "eu-es",
-        vpc_zones: &["eu-es-1", "eu-es-2"],
-    },
-    PowerVsRegion {
-        name: "osa",
-        vpc_region: "jp-osa",
-        vpc_zones: &["jp-osa-1", "jp-osa-2", "jp-osa-3"],
-    },
-    PowerVsRegion {
-        name: "sao",
-        vpc_region: "br-sao",
-        vpc_zones: &["br-sao-1", "br-sao-2", "br-sao-3"],
-    },
-    PowerVsRegion {
-        name: "syd",
-        vpc_region: "au-syd",
-        vpc_zones: &["au-syd-1", "au-syd-2", "au-syd-3"],
-    },
-    PowerVsRegion {
-        name: "tor",
-        vpc_region: "ca-tor",
-        vpc_zones: &["ca-tor-1", "ca-tor-2", "ca-tor-3"],
-    },
-    PowerVsRegion {
-        name: "us-east",
-        vpc_region: "us-east",
-        vpc_zones: &["us-east-1", "us-east-2", "us-east-3"],
-    },
-    PowerVsRegion {
-        name: "us-south",
-        vpc_region: "us-south",
-        vpc_zones: &["us-south-1", "us-south-2", "us-south-3"],
-    },
-    PowerVsRegion {
-        name: "wdc",
-        vpc_region: "us-east",
-        vpc_zones: &["us-east-1", "us-east-2", "us-east-3"],
-    },
+    region(
+        "dal",
+        "us-south",
+        &["us-south-1", "us-south-2", "us-south-3"],
+    ),
+    region("eu-de", "eu-de", &["eu-de-1", "eu-de-2", "eu-de-3"]),
+    region("lon", "eu-gb", &["eu-gb-1", "eu-gb-2", "eu-gb-3"]),
+    region("mad", "eu-es", &["eu-es-1", "eu-es-2"]),
+    region("osa", "jp-osa", &["jp-osa-1", "jp-osa-2", "jp-osa-3"]),
+    region("sao", "br-sao", &["br-sao-1", "br-sao-2", "br-sao-3"]),
+    region("syd", "au-syd", &["au-syd-1", "au-syd-2", "au-syd-3"]),
+    region("tor", "ca-tor", &["ca-tor-1", "ca-tor-2", "ca-tor-3"]),
+    region(
+        "us-east",
+        "us-east",
+        &["us-east-1", "us-east-2", "us-east-3"],
+    ),
+    region(
+        "us-south",
+        "us-south",
+        &["us-south-1", "us-south-2", "us-south-3"],
+    ),
+    region("wdc", "us-east", &["us-east-1", "us-east-2", "us-east-3"]),
 ];
 
 /// The PowerVS region `region` names; an error listing the known ones otherwise.

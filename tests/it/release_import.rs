@@ -81,6 +81,11 @@ fn compiled_view(assets: &Path) -> BTreeMap<String, Value> {
                 let mut entry: ProviderEntry = compiled::decode(bytes).expect("provider");
                 entry.origin.clear();
                 json(&entry)
+            } else if key == compiled::PROVIDER_PLATFORMS {
+                json(
+                    &compiled::decode::<BTreeMap<String, ccm_catalogue::platform::Platform>>(bytes)
+                        .expect("provider platforms"),
+                )
             } else if key.starts_with(ccm_catalogue::hosted::HOSTED_KEY) {
                 let mut component: Component = compiled::decode(bytes).expect("hosted");
                 component.origin.clear();

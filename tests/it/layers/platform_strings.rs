@@ -128,10 +128,12 @@ fn names_platform(expr: &syn::Expr) -> bool {
     idents.0
 }
 
-/// The side of a comparison that is a platform's text, as written.
-fn platform_side(left: &syn::Expr, right: &syn::Expr) -> String {
-    let side = if platform_text(left) { left } else { right };
-    quote::ToTokens::to_token_stream(side).to_string()
+/// The first of a comparison's sides that is a platform's text, as written.
+fn platform_text_among<'a>(sides: impl IntoIterator<Item = &'a syn::Expr>) -> Option<String> {
+    sides
+        .into_iter()
+        .find(|side| platform_text(side))
+        .map(|side| quote::ToTokens::to_token_stream(side).to_string())
 }
 
 /// The platform-named string literals of a pattern (`"AWS" | "Azure"`).
@@ -163,11 +165,8 @@ impl<'ast> Visit<'ast> for Finder {
                     self.report("compared with ==/!=", &name);
                 }
             }
-            if platform_text(&e.left) || platform_text(&e.right) {
-                self.report(
-                    "its text compared with ==/!=",
-                    &platform_side(&e.left, &e.right),
-                );
+            if let Some(text) = platform_text_among([&*e.left, &*e.right]) {
+                self.report("its text compared with ==/!=", &text);
             }
         }
         syn::visit::visit_expr_binary(self, e);
@@ -217,14 +216,8 @@ impl<'ast> Visit<'ast> for Finder {
                     self.report(&how, &name);
                 }
             }
-            if let Some(text) = std::iter::once(&*e.receiver)
-                .chain(e.args.iter())
-                .find(|side| platform_text(side))
-            {
-                self.report(
-                    &format!("its text {how}"),
-                    &quote::ToTokens::to_token_stream(text).to_string(),
-                );
+            if let Some(text) = platform_text_among(std::iter::once(&*e.receiver).chain(&e.args)) {
+                self.report(&format!("its text {how}"), &text);
             }
         }
         syn::visit::visit_expr_method_call(self, e);

@@ -3,6 +3,42 @@ use super::write::*;
 use serde_json::json;
 
 #[test]
+fn each_byte_class_holds_the_bytes_its_rule_names() {
+    for b in 0..=u8::MAX {
+        let class = CLASSES[usize::from(b)];
+        let printable = (b' '..=b'~').contains(&b);
+        let key = b.is_ascii_alphanumeric() || b"-_./ ".contains(&b);
+        assert_eq!(class & KEY != 0, key, "{b:#04x} in a key");
+        assert_eq!(class & PRINTABLE != 0, printable, "{b:#04x} printable");
+        assert_eq!(
+            class & PLAIN != 0,
+            printable && !b"#:".contains(&b),
+            "{b:#04x} plain"
+        );
+        assert_eq!(
+            class & BLOCK != 0,
+            printable || b == b'\n',
+            "{b:#04x} in a block"
+        );
+    }
+}
+
+#[test]
+fn deep_indentation_is_written_whole() {
+    let mut value = json!("x");
+    for _ in 0..40 {
+        value = json!({ "k": value });
+    }
+    let text = to_string(&value).expect("serialises");
+    let last = text.lines().last().expect("a line");
+    assert_eq!(last, format!("{}k: x", " ".repeat(78)));
+    assert_eq!(
+        text,
+        saphyr_to_string(&value).expect("serde-saphyr writes it")
+    );
+}
+
+#[test]
 fn multi_document_stream_skips_empty_documents() {
     let docs = documents("---\na: 1\n---\n---\nb: 2\n").expect("parses");
     assert_eq!(docs, vec![json!({"a": 1}), json!({"b": 2})]);

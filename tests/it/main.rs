@@ -14,6 +14,7 @@ mod cli;
 mod cmd;
 mod completions;
 mod conformance;
+mod cpuid;
 mod crash;
 mod credentials;
 mod doc_commands;

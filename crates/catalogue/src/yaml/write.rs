@@ -188,13 +188,16 @@ fn scalar(value: &Value, at: usize, out: &mut String) -> Result<(), Delegate> {
             out.push('"');
         }
         Value::String(text) if is_double_quoted(text) => {
+            // The runs between the two characters to escape, copied whole.
             out.push('"');
-            for c in text.chars() {
-                if matches!(c, '"' | '\\') {
-                    out.push('\\');
-                }
-                out.push(c);
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find(['"', '\\']) {
+                out.push_str(&rest[..at]);
+                out.push('\\');
+                out.push_str(&rest[at..=at]);
+                rest = &rest[at + 1..];
             }
+            out.push_str(rest);
             out.push('"');
         }
         Value::String(text) if is_simple_block(text) => {
@@ -305,16 +308,29 @@ fn is_simple_value(text: &str) -> bool {
     if !(first.is_ascii_alphabetic() || first == b'/' || flag) || matches!(last, b' ' | b':') {
         return false;
     }
-    // Printable ASCII, but no ` #` (a comment) and no `: ` (a mapping).
-    let fits = bytes.iter().enumerate().all(|(i, &b)| {
-        CLASSES[usize::from(b)] & PLAIN != 0
-            || match b {
-                b'#' => bytes[i - 1] != b' ',
-                b':' => bytes.get(i + 1) != Some(&b' '),
-                _ => false,
-            }
-    });
-    fits && !is_yaml_1_1_word(text.trim_start_matches('-'))
+    is_plain_in_a_value(bytes) && !is_yaml_1_1_word(text.trim_start_matches('-'))
+}
+
+/// Printable ASCII, but no ` #` (a comment) and no `: ` (a mapping). The scan runs from one
+/// byte that is not [`PLAIN`] to the next, so most bytes cost a lookup and a test.
+fn is_plain_in_a_value(bytes: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(found) = bytes[from..]
+        .iter()
+        .position(|&b| CLASSES[usize::from(b)] & PLAIN == 0)
+    {
+        let at = from + found;
+        let fits = match bytes[at] {
+            b'#' => at > 0 && bytes[at - 1] != b' ',
+            b':' => bytes.get(at + 1) != Some(&b' '),
+            _ => false,
+        };
+        if !fits {
+            return false;
+        }
+        from = at + 1;
+    }
+    true
 }
 
 /// A one-line string of printable ASCII that serde-saphyr writes in double quotes: one that

@@ -44,7 +44,11 @@ fn run_counting_cpuid(binary: &Path, args: &[String]) -> (Output, usize) {
         .output()
         .expect("qemu-x86_64-static runs (scripts/cross-setup --qemu installs it)");
     let code = std::fs::read_to_string(&log).expect("qemu's log");
-    assert!(code.contains("syscall"), "qemu logged no code: {}", log.display());
+    assert!(
+        code.contains("syscall"),
+        "qemu logged no code: {}",
+        log.display()
+    );
     let cpuid = code
         .lines()
         .filter(|line| line.split_whitespace().any(|word| word == "cpuid"))
@@ -63,7 +67,9 @@ fn render_args(platform: &str, release: Option<&str>, images: &Path, dest: &Path
         ),
         format!(
             "--cloud-config={}",
-            path(conformance(&format!("{platform}/cloud-provider-config.yaml")))
+            path(conformance(&format!(
+                "{platform}/cloud-provider-config.yaml"
+            )))
         ),
         format!("--images={}", images.display()),
         format!("--network={}", path(conformance("network.yaml"))),
@@ -92,7 +98,11 @@ fn no_render_runs_cpuid() {
             let dest = tempfile::tempdir().expect("tempdir");
             let args = render_args(platform, Some(release), &images, &dest.path().join("out"));
             let (out, cpuid) = run_counting_cpuid(&binary, &args);
-            assert!(out.status.success(), "{platform} {release}: {}", stderr(&out));
+            assert!(
+                out.status.success(),
+                "{platform} {release}: {}",
+                stderr(&out)
+            );
             assert_eq!(cpuid, 0, "{platform} {release}: the render runs CPUID");
         }
     }
@@ -110,5 +120,8 @@ fn the_check_sees_cpuid_where_serde_json_places_an_error() {
     let args = render_args("aws", None, &images, &dir.path().join("out"));
     let (out, cpuid) = run_counting_cpuid(&binary, &args);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(cpuid > 0, "no CPUID seen in a run known to detect the CPU's features");
+    assert!(
+        cpuid > 0,
+        "no CPUID seen in a run known to detect the CPU's features"
+    );
 }

@@ -273,6 +273,24 @@ pub const PLATFORMS: [&str; 9] = [
     "vsphere",
 ];
 
+/// A conformance case's input flags, each with its path: `--infrastructure`, `--cloud-config`,
+/// `--images` and `--network`.
+pub fn conformance_inputs(platform: &str) -> Vec<String> {
+    let flag = |name: &str, rel: &str| {
+        let path = conformance(rel);
+        format!("--{name}={}", path.to_str().expect("UTF-8"))
+    };
+    vec![
+        flag("infrastructure", &format!("{platform}/infrastructure.yaml")),
+        flag(
+            "cloud-config",
+            &format!("{platform}/cloud-provider-config.yaml"),
+        ),
+        flag("images", "images.json"),
+        flag("network", "network.yaml"),
+    ]
+}
+
 /// Renders a conformance case with extra flags into `dest`; returns the process output.
 pub fn render_conformance(
     platform: &str,

@@ -56,25 +56,18 @@ fn run_counting_cpuid(binary: &Path, args: &[String]) -> (Output, usize) {
     (out, cpuid)
 }
 
-/// A conformance render's arguments, for `release` (the default one when None), into `dest`.
+/// A conformance render's arguments, with `images` for the images file and for `release`
+/// (the default one when None), into `dest`.
 fn render_args(platform: &str, release: Option<&str>, images: &Path, dest: &Path) -> Vec<String> {
-    let path = |p: PathBuf| p.to_str().expect("UTF-8").to_string();
-    let mut args = vec![
-        "render".to_string(),
-        format!(
-            "--infrastructure={}",
-            path(conformance(&format!("{platform}/infrastructure.yaml")))
-        ),
-        format!(
-            "--cloud-config={}",
-            path(conformance(&format!(
-                "{platform}/cloud-provider-config.yaml"
-            )))
-        ),
-        format!("--images={}", images.display()),
-        format!("--network={}", path(conformance("network.yaml"))),
-        format!("--dest-dir={}", dest.display()),
-    ];
+    let mut args = vec!["render".to_string()];
+    args.extend(conformance_inputs(platform).into_iter().map(|flag| {
+        if flag.starts_with("--images=") {
+            format!("--images={}", images.display())
+        } else {
+            flag
+        }
+    }));
+    args.push(format!("--dest-dir={}", dest.display()));
     args.extend(release.map(|release| format!("--release={release}")));
     args
 }

@@ -90,27 +90,16 @@ fn renders() -> Vec<(String, Vec<String>)> {
     let mut renders: Vec<(String, Vec<String>)> = PLATFORMS
         .iter()
         .map(|platform| {
-            let args = vec![
-                "render".to_string(),
-                format!(
-                    "--infrastructure={}",
-                    path(conformance(&format!("{platform}/infrastructure.yaml")))
-                ),
-                format!(
-                    "--cloud-config={}",
-                    path(conformance(&format!(
-                        "{platform}/cloud-provider-config.yaml"
-                    )))
-                ),
-                format!("--images={}", path(conformance("images.json"))),
-                format!("--network={}", path(conformance("network.yaml"))),
+            let mut args = vec!["render".to_string()];
+            args.extend(conformance_inputs(platform));
+            args.extend([
                 format!(
                     "--credentials={}",
                     path(root().join(format!("testdata/credentials/{platform}.yaml")))
                 ),
                 "--ignition=DEST/ccm-bootstrap.ign".to_string(),
                 "--dest-dir=DEST/out".to_string(),
-            ];
+            ]);
             ((*platform).to_string(), args)
         })
         .collect();

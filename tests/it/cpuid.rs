@@ -1,10 +1,10 @@
 //! No render of the shipped x86_64 build runs a CPUID instruction. In a virtual machine each
 //! one traps to the hypervisor (5.5 µs on the AMD EPYC VM of docs/performance.md), and the
 //! standard library's detection of the CPU's features runs about ten of them on its first use
-//! (47 µs there, a twentieth of a render's own cost). What reaches it is `memchr`'s choice of
-//! a vector routine, which serde_json calls to place an error: a failed JSON parse on the way
-//! to the output (an INI cloud config tried as JSON for the bootstrap pods' copy) made six
-//! platforms of nine pay it.
+//! (47 µs there: a tenth of what an AWS render costs beyond starting a process). What reaches
+//! it is `memchr`'s choice of a vector routine, which serde_json calls to place an error: a
+//! failed JSON parse on the way to the output (an INI cloud config tried as JSON for the
+//! bootstrap pods' copy) made six platforms of nine pay it.
 //!
 //! Each render runs under qemu-user with its log of translated code, which names every
 //! instruction the render runs at least once; CPUID must not be among them. The release

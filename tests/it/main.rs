@@ -30,6 +30,7 @@ mod layers;
 mod man;
 mod matrix;
 mod no_cryptography;
+mod pgo;
 mod properties;
 mod providers;
 mod real_install_configs;

@@ -129,6 +129,7 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             let p: Gcp = typed(&value, &at)?;
             require("projectID", &p.project_id)?;
             require("region", &p.region)?;
+            super::gcp::check(&p, &at)?;
             Platform::Gcp(p)
         }
         "ibmcloud" => {

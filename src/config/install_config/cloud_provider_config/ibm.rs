@@ -127,7 +127,11 @@ pub(crate) fn ibmcloud(
             let _ = writeln!(text, "{key} = {value}");
         }
     }
-    text.push('\n');
+    // The template's last line ends after the overrides, and a blank line follows it before
+    // the closing backtick: two newlines whatever the overrides (installer
+    // `pkg/asset/manifests/ibmcloud/cloudproviderconfig.go` since PR #7632, 4.15; its test
+    // expects `g2VpcSubnetNames = …\n\n\n` without overrides).
+    text.push_str("\n\n");
     data.insert("config".into(), json!(text));
     Ok(())
 }

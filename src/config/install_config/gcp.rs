@@ -10,16 +10,6 @@ use anyhow::{Result, bail};
 /// The release that brings `endpoint` and `firewallRulesManagement` to the installer.
 pub(crate) const PSC_RELEASE: &str = "4.21";
 
-/// A field the install-config sets that the installer of older releases does not have: checked
-/// once the release is known, naming the release that brings it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Introduced {
-    /// The field's path, as errors name it.
-    pub(crate) field: String,
-    /// The first release whose installer reads it (`X.Y`).
-    pub(crate) release: &'static str,
-}
-
 /// The checks of the two fields: an endpoint names its PSC endpoint (the name becomes the host
 /// of the cloud config's `api-endpoint`, `compute-<name>.p.googleapis.com`, so it is held to
 /// Google's rule for the name of a PSC endpoint for Google APIs: a lower-case letter, then at
@@ -55,24 +45,6 @@ pub(crate) fn check(p: &Gcp, at: &str) -> Result<()> {
             "{at}.firewallRulesManagement: {other:?}: supported values: \"Managed\", \"Unmanaged\""
         ),
     }
-}
-
-/// The fields set that older installers do not have.
-pub(crate) fn introduced(p: &Gcp, at: &str) -> Vec<Introduced> {
-    let mut fields = Vec::new();
-    if p.endpoint.is_some() {
-        fields.push(Introduced {
-            field: format!("{at}.endpoint"),
-            release: PSC_RELEASE,
-        });
-    }
-    if !p.firewall_rules_management.is_empty() {
-        fields.push(Introduced {
-            field: format!("{at}.firewallRulesManagement"),
-            release: PSC_RELEASE,
-        });
-    }
-    fields
 }
 
 /// The cloud config's endpoint overrides: `api-endpoint` for the compute service and
@@ -131,13 +103,6 @@ mod tests {
                 "compute-psc1.p.googleapis.com".into(),
                 "container-psc1.p.googleapis.com".into()
             ))
-        );
-        assert_eq!(
-            introduced(&with_endpoint("psc1"), "platform.gcp"),
-            vec![Introduced {
-                field: "platform.gcp.endpoint".into(),
-                release: "4.21"
-            }]
         );
     }
 }

@@ -23,6 +23,7 @@ mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;
 mod infrastructure;
+mod introduced;
 mod net;
 mod network;
 mod platform;
@@ -30,8 +31,8 @@ mod vips;
 mod vsphere;
 
 pub(crate) use checked::InstallConfig;
-pub(crate) use gcp::Introduced;
 pub(crate) use infrastructure::check_crn;
+pub(crate) use introduced::Introduced;
 pub(crate) use platform::{Gated, Platform};
 mod proxy;
 mod types;
@@ -323,10 +324,7 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         feature_gate: sort_keys(ic.features.manifest()),
         feature_set: ic.features.describe(),
         gated: platform::release_gated(&ic.platform),
-        introduced: match &ic.platform {
-            Platform::Gcp(p) => gcp::introduced(p, "platform.gcp"),
-            _ => Vec::new(),
-        },
+        introduced: introduced::fields(&ic.platform),
         notes,
     })
 }

@@ -76,7 +76,7 @@ mod tests {
     fn endpoint_names_follow_the_psc_rule() {
         assert!(check(&with_endpoint("psc1"), "platform.gcp").is_ok());
         for bad in ["", "1psc", "Psc", "psc-1", "a123456789012345678901"] {
-            let e = check(&with_endpoint(bad), "platform.gcp").unwrap_err();
+            let e = check(&with_endpoint(bad), "platform.gcp").expect_err("refused");
             assert!(
                 e.to_string().starts_with("platform.gcp.endpoint.name:"),
                 "{e}"

@@ -277,3 +277,42 @@ fn gcp_fields_the_render_cannot_write_as_the_installer_does_are_refused() {
         "platform.gcp.endpoint.name: \"test\\nendpoint\": a Private Service Connect endpoint's name",
     );
 }
+
+#[test]
+fn gcp_user_provisioned_dns_needs_its_gate_up_to_4_19_and_leaves_the_cloud_config_alone() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let enabled = |with_set: bool| {
+        move |text: String| {
+            let text = text.replace(
+                "    region: us-central1\n",
+                "    region: us-central1\n    userProvisionedDNS: Enabled\n",
+            );
+            if with_set {
+                format!("featureSet: TechPreviewNoUpgrade\n{text}")
+            } else {
+                text
+            }
+        }
+    };
+    let plain = edited("gcp-default", dir.path(), enabled(false));
+    assert_refused(
+        &plain,
+        "uid",
+        "4.19",
+        "platform.gcp.userProvisionedDNS: \"Enabled\": this field is protected by the GCPClusterHostedDNS feature gate, which at OpenShift 4.19 featureSet TechPreviewNoUpgrade or DevPreviewNoUpgrade enables",
+    );
+    let want = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    // From 4.20 the installer's check passes in the Default set (4.20) or is gone (4.21 on).
+    for release in ["4.20", "4.23"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&plain, "uid", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+    }
+    let gated_dir = tempfile::tempdir().expect("tempdir");
+    let gated = edited("gcp-default", gated_dir.path(), enabled(true));
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, err, objects) = render(&gated, "uid", "4.18", &[], out.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+}

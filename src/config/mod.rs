@@ -120,6 +120,7 @@ impl ClusterConfig {
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
         let release = select_release(files.release.as_deref(), &images, &files.images)?;
         if let Some((d, path)) = &derived {
+            check_introduced(d, path, release)?;
             check_release_gates(d, path, release)?;
         }
         let features = feature_gates(
@@ -388,7 +389,17 @@ fn check_release_gates(
     let table = release.behaviour.gates();
     let gates = FeatureGates::from_manifest_in(Some(&d.feature_gate), &table)
         .with_context(|| path.to_string())?;
-    let Some(off) = d.gated.iter().find(|g| !gates.is_enabled(g.gate)) else {
+    let rendered = ccm_catalogue::releases::data::minor_of(&release.name);
+    let checked = |g: &&crate::config::install_config::Gated| {
+        g.unchecked_from
+            .is_none_or(|from| rendered < ccm_catalogue::releases::data::minor_of(from))
+    };
+    let Some(off) = d
+        .gated
+        .iter()
+        .filter(checked)
+        .find(|g| !gates.is_enabled(g.gate))
+    else {
         return Ok(());
     };
     let sets: Vec<&str> = ccm_catalogue::features::sets_enabling(off.gate, &table)
@@ -407,6 +418,28 @@ fn check_release_gates(
         sets.join(" or "),
         off.gate,
         d.feature_set
+    )
+}
+
+/// The install-config's fields that the installer of the release in force does not have yet:
+/// refused, naming the release that brings them (that release's installer would reject the
+/// unknown field or ignore it; either way it writes nothing for it).
+fn check_introduced(
+    d: &crate::config::install_config::Derived,
+    path: &Utf8Path,
+    release: &ccm_catalogue::releases::Release,
+) -> Result<()> {
+    use ccm_catalogue::releases::data::minor_of;
+    let rendered = minor_of(&release.name);
+    let Some(field) = d.introduced.iter().find(|f| rendered < minor_of(f.release)) else {
+        return Ok(());
+    };
+    bail!(
+        "{path}: {}: the installer has this field from OpenShift {}; the render is for OpenShift {} (give --release {} or later, or leave the field out)",
+        field.field,
+        field.release,
+        release.name,
+        field.release
     )
 }
 

@@ -67,10 +67,7 @@ pub(crate) fn derive(
             } else {
                 p.compute_subnet.clone()
             };
-            data.insert(
-                "config".into(),
-                json!(gcp(infra_id, &p.project_id, &subnet, &p.network_project_id)),
-            );
+            data.insert("config".into(), json!(gcp(infra_id, p, &subnet)));
         }
         Platform::VSphere(p) => {
             data.insert("config".into(), json!(vsphere_ini(infra_id, p)));
@@ -135,10 +132,13 @@ fn is_secret_region(region: &str) -> bool {
 }
 
 /// `pkg/asset/manifests/gcp/cloudproviderconfig.go`: the gcfg template, node tags for the
-/// master, control-plane (CAPI) and worker instances, and a trailing blank line.
-fn gcp(infra_id: &str, project_id: &str, subnet: &str, network_project_id: &str) -> String {
+/// master, control-plane (CAPI) and worker instances, the shared VPC's network project and the
+/// Private Service Connect endpoint overrides when set, each on its own line, and a trailing
+/// blank line (the template of installer 4.21, index id 6029871221, and its test
+/// `TestCloudProviderConfigWithEndpoints`, index id 5694095940).
+fn gcp(infra_id: &str, p: &super::Gcp, subnet: &str) -> String {
     let mut out = String::from("[global]\n");
-    let _ = writeln!(out, "project-id      = {project_id}");
+    let _ = writeln!(out, "project-id      = {}", p.project_id);
     out.push_str("regional        = true\nmultizone       = true\n");
     for role in ["master", "control-plane", "worker"] {
         let _ = writeln!(out, "node-tags       = {infra_id}-{role}");
@@ -146,8 +146,14 @@ fn gcp(infra_id: &str, project_id: &str, subnet: &str, network_project_id: &str)
     let _ = writeln!(out, "node-instance-prefix = {infra_id}");
     let _ = writeln!(out, "external-instance-groups-prefix = {infra_id}");
     let _ = write!(out, "subnetwork-name = {subnet}");
-    if !network_project_id.is_empty() {
-        let _ = write!(out, "\nnetwork-project-id = {network_project_id}");
+    if !p.network_project_id.is_empty() {
+        let _ = write!(out, "\nnetwork-project-id = {}", p.network_project_id);
+    }
+    if let Some((api, container)) = super::gcp::endpoint_overrides(p) {
+        let _ = write!(
+            out,
+            "\napi-endpoint = {api}\ncontainer-api-endpoint = {container}"
+        );
     }
     out.push_str("\n\n");
     out
@@ -259,9 +265,14 @@ mod tests {
 
     #[test]
     fn gcp_config_ends_with_a_blank_line_and_adds_the_network_project() {
-        let text = gcp("c-x", "p", "s", "");
+        let mut p = super::super::Gcp {
+            project_id: "p".into(),
+            ..Default::default()
+        };
+        let text = gcp("c-x", &p, "s");
         assert!(text.ends_with("subnetwork-name = s\n\n"), "{text}");
-        let text = gcp("c-x", "p", "s", "np");
+        p.network_project_id = "np".into();
+        let text = gcp("c-x", &p, "s");
         assert!(
             text.ends_with("subnetwork-name = s\nnetwork-project-id = np\n\n"),
             "{text}"

@@ -18,10 +18,12 @@ mod cloud_provider_config;
 mod decode;
 pub mod facts;
 mod feature_gate;
+mod gcp;
 mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;
 mod infrastructure;
+mod introduced;
 mod net;
 mod network;
 mod platform;
@@ -30,6 +32,7 @@ mod vsphere;
 
 pub(crate) use checked::InstallConfig;
 pub(crate) use infrastructure::check_crn;
+pub(crate) use introduced::Introduced;
 pub(crate) use platform::{Gated, Platform};
 mod proxy;
 mod types;
@@ -93,6 +96,9 @@ pub(crate) struct Derived {
     /// The fields whose feature gate depends on the release, for the check against the
     /// install-config's feature set at the release in force.
     pub(crate) gated: Vec<Gated>,
+    /// The fields set that the installer of older releases does not have, for the check
+    /// against the release in force.
+    pub(crate) introduced: Vec<Introduced>,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
     pub(crate) notes: Vec<String>,
@@ -318,6 +324,7 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         feature_gate: sort_keys(ic.features.manifest()),
         feature_set: ic.features.describe(),
         gated: platform::release_gated(&ic.platform),
+        introduced: introduced::fields(&ic.platform),
         notes,
     })
 }

@@ -209,6 +209,21 @@ pub(crate) struct Gcp {
     pub(crate) user_tags: Vec<GcpTag>,
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub(crate) user_provisioned_dns: String,
+    /// `endpoint`: the Private Service Connect endpoint (installer 4.21+).
+    #[serde(default)]
+    pub(crate) endpoint: Option<GcpPscEndpoint>,
+    /// `firewallRulesManagement`: `Managed` or `Unmanaged` (installer 4.21+).
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) firewall_rules_management: String,
+}
+
+/// `platform.gcp.endpoint` (installer `pkg/types/gcp/platform.go` `PSCEndpoint`). Its
+/// `clusterUseOnly` says whether the installer itself uses the endpoint; the cluster's
+/// components use it either way, so nothing derived here reads it.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct GcpPscEndpoint {
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) name: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -6,7 +6,9 @@
 //! Sources (openshift/installer, newest stored versions; the search index gives no commit for
 //! them, so its ids are cited): `cloudproviderconfig.go` id 5687642073 (the account ID, subnet
 //! and zone lookups, the PowerVS VPC region, VPC name, subnets and workspace);
-//! `ibmcloud/cloudproviderconfig.go` id 5733257408 and its test id 23891795086;
+//! `ibmcloud/cloudproviderconfig.go` id 5733257408 and its test id 6556648557 (the template
+//! with endpoint overrides, whose test expects two newlines after them; id 23891795086 is the
+//! older test of the template without);
 //! `powervs/cloudproviderconfig.go` id 3497405485 (every key always written, endpoint
 //! overrides); `pkg/types/powervs/powervs_regions.go` id 3596816927 (the VPC region and zones
 //! of each PowerVS region); `pkg/infrastructure/platform/platform.go` id 5712447425 (PowerVS
@@ -127,7 +129,11 @@ pub(crate) fn ibmcloud(
             let _ = writeln!(text, "{key} = {value}");
         }
     }
-    text.push('\n');
+    // The template's last line ends after the overrides, and a blank line follows it before
+    // the closing backtick: two newlines whatever the overrides (installer
+    // `pkg/asset/manifests/ibmcloud/cloudproviderconfig.go` since PR #7632, 4.15; its test
+    // expects `g2VpcSubnetNames = …\n\n\n` without overrides).
+    text.push_str("\n\n");
     data.insert("config".into(), json!(text));
     Ok(())
 }
@@ -444,7 +450,7 @@ mod tests {
         assert!(missing.is_empty());
         assert_eq!(
             data["config"],
-            "[global]\nversion = 1.1.0\n[kubernetes]\nconfig-file = \"\"\n[provider]\naccountID = 1e1f75646aef447814a6d907cc83fb3c\nclusterID = ocp4-8pxks\ncluster-default-provider = g2\nregion = us-east\ng2Credentials = /etc/vpc/ibmcloud_api_key\ng2ResourceGroupName = ocp4-8pxks-rg\ng2VpcName = ocp4-8pxks-vpc\ng2workerServiceAccountID = 1e1f75646aef447814a6d907cc83fb3c\ng2VpcSubnetNames = ocp4-8pxks-subnet-compute-us-east-1,ocp4-8pxks-subnet-compute-us-east-2,ocp4-8pxks-subnet-compute-us-east-3,ocp4-8pxks-subnet-control-plane-us-east-1,ocp4-8pxks-subnet-control-plane-us-east-2,ocp4-8pxks-subnet-control-plane-us-east-3\n\n"
+            "[global]\nversion = 1.1.0\n[kubernetes]\nconfig-file = \"\"\n[provider]\naccountID = 1e1f75646aef447814a6d907cc83fb3c\nclusterID = ocp4-8pxks\ncluster-default-provider = g2\nregion = us-east\ng2Credentials = /etc/vpc/ibmcloud_api_key\ng2ResourceGroupName = ocp4-8pxks-rg\ng2VpcName = ocp4-8pxks-vpc\ng2workerServiceAccountID = 1e1f75646aef447814a6d907cc83fb3c\ng2VpcSubnetNames = ocp4-8pxks-subnet-compute-us-east-1,ocp4-8pxks-subnet-compute-us-east-2,ocp4-8pxks-subnet-compute-us-east-3,ocp4-8pxks-subnet-control-plane-us-east-1,ocp4-8pxks-subnet-control-plane-us-east-2,ocp4-8pxks-subnet-control-plane-us-east-3\n\n\n"
         );
     }
 

@@ -1,0 +1,318 @@
+//! The installer's own unit tests of its cloud-provider-config generators as golden cases:
+//! `testdata/installer-tests/cloud-provider-config/<case>/` holds each test case's inputs
+//! rebuilt as an install-config (`install-config.yaml`, with `case.yaml` naming the installer
+//! file, test, case and version it comes from, the infrastructure name and flags, and the
+//! releases whose installer writes that text) and the `config` text exactly as the test states
+//! it (`config`). Each is rendered through the binary at each of its releases and the derived
+//! ConfigMap's `config` compared byte for byte. The README there lists the installer test
+//! cases no install-config can express, and why. Also: the fields of these generators that an
+//! older installer does not have are refused at that release, naming the release that brings
+//! them, with nothing written.
+
+use crate::common;
+
+use common::*;
+use pretty_assertions::assert_eq;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// `case.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Case {
+    source: Source,
+    infrastructure_name: String,
+    releases: Vec<String>,
+    flags: Vec<String>,
+    note: Option<String>,
+}
+
+/// Where a case comes from in openshift/installer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Source {
+    file: String,
+    test: String,
+    case: String,
+    version: String,
+}
+
+fn cases_dir() -> PathBuf {
+    root().join("testdata/installer-tests/cloud-provider-config")
+}
+
+/// Every case folder, by name.
+fn cases() -> Vec<(String, PathBuf, Case)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(cases_dir()).expect("the cases folder") {
+        let path = entry.expect("an entry").path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(path.join("case.yaml")).expect("case.yaml");
+        let case: Case = ccm_catalogue::yaml::from_str(&text)
+            .unwrap_or_else(|e| panic!("{name}/case.yaml: {e}"));
+        out.push((name, path, case));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Renders `install_config` at `release` with `--emit-infrastructure`; returns the exit
+/// status, stderr and the emitted objects.
+fn render(
+    install_config: &Path,
+    infra: &str,
+    release: &str,
+    flags: &[String],
+    dir: &Path,
+) -> (Option<i32>, String, Vec<Value>) {
+    let emit = dir.join("emitted.yaml");
+    let dest = dir.join("out");
+    let images = conformance("images.json");
+    let mut args = vec![
+        "render",
+        "--install-config",
+        s(install_config),
+        "--images",
+        s(&images),
+        "--infrastructure-name",
+        infra,
+        "--release",
+        release,
+        "--emit-infrastructure",
+        s(&emit),
+        "--dest-dir",
+        s(&dest),
+    ];
+    args.extend(flags.iter().map(String::as_str));
+    let out = ccm_render(&args);
+    let objects = std::fs::read_to_string(&emit)
+        .map(|text| parse_all(&text))
+        .unwrap_or_default();
+    (out.status.code(), stderr(&out), objects)
+}
+
+/// The `config` key of the emitted cloud-provider-config ConfigMap.
+fn config_text(objects: &[Value]) -> Option<String> {
+    objects
+        .iter()
+        .find(|o| o["kind"] == "ConfigMap" && o["metadata"]["name"] == "cloud-provider-config")
+        .and_then(|o| o["data"]["config"].as_str())
+        .map(String::from)
+}
+
+#[test]
+fn every_installer_test_case_renders_its_expected_cloud_config_at_each_of_its_releases() {
+    let cases = cases();
+    assert_eq!(cases.len(), 11, "the carried cases (README.md counts them)");
+    for (name, path, case) in &cases {
+        assert!(
+            case.source.file.starts_with("pkg/asset/manifests/")
+                && case.source.file.ends_with("_test.go")
+                && !case.source.test.is_empty()
+                && !case.source.case.is_empty()
+                && !case.source.version.is_empty(),
+            "{name}: case.yaml names the installer file, test, case and version"
+        );
+        assert!(!case.releases.is_empty(), "{name}: no release");
+        assert!(
+            case.note.as_deref().is_some_and(|n| !n.is_empty()),
+            "{name}: a note says what the install-config adds to the test's inputs"
+        );
+        let want = std::fs::read_to_string(path.join("config")).expect("config");
+        for release in &case.releases {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let (code, err, objects) = render(
+                &path.join("install-config.yaml"),
+                &case.infrastructure_name,
+                release,
+                &case.flags,
+                dir.path(),
+            );
+            assert_eq!(code, Some(0), "{name} at {release}: {err}");
+            let got = config_text(&objects)
+                .unwrap_or_else(|| panic!("{name} at {release}: no cloud-provider-config"));
+            assert_eq!(
+                got, want,
+                "{name} at {release}: not the installer test's text"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_readme_lists_every_carried_case_and_the_cases_not_carried() {
+    let readme = std::fs::read_to_string(cases_dir().join("README.md")).expect("README.md");
+    for (name, _, case) in cases() {
+        assert!(
+            readme.contains(&format!("`{name}`")),
+            "README.md does not list {name}"
+        );
+        assert!(
+            readme.contains(&case.source.file),
+            "README.md does not name {}",
+            case.source.file
+        );
+    }
+    for not_carried in [
+        "pkg/asset/manifests/azure/cloudproviderconfig_test.go",
+        "pkg/asset/manifests/vsphere/cloudproviderconfig_test.go",
+        "pkg/asset/manifests/openstack/cloudproviderconfig_test.go",
+        "pkg/asset/manifests/aws/cloudproviderconfig_test.go",
+    ] {
+        assert!(
+            readme.contains(not_carried),
+            "README.md says nothing of {not_carried}"
+        );
+    }
+}
+
+/// A case's install-config with `edit` applied to its text, written under `dir`.
+fn edited(case: &str, dir: &Path, edit: impl FnOnce(String) -> String) -> PathBuf {
+    let text = std::fs::read_to_string(cases_dir().join(case).join("install-config.yaml"))
+        .expect("install-config.yaml");
+    let path = dir.join("install-config.yaml");
+    std::fs::write(&path, edit(text)).expect("write");
+    path
+}
+
+/// Runs a render that must be refused: exit 2, one line naming `field` and `message`, and a
+/// pre-populated `--dest-dir` left as it was.
+fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &str) {
+    let dest = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dest.path().join("keep.txt"), "untouched").expect("write");
+    let emit = dest.path().join("emitted.yaml");
+    let images = conformance("images.json");
+    let err = assert_refused_untouched(
+        dest.path(),
+        || {
+            ccm_render(&[
+                "render",
+                "--install-config",
+                s(install_config),
+                "--images",
+                s(&images),
+                "--infrastructure-name",
+                infra,
+                "--release",
+                release,
+                "--emit-infrastructure",
+                s(&emit),
+                "--dest-dir",
+                s(dest.path()),
+            ])
+        },
+        message,
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_brings_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let psc = cases_dir().join("gcp-psc-endpoint/install-config.yaml");
+    assert_refused(
+        &psc,
+        "uid",
+        "4.20",
+        "install-config.yaml: platform.gcp.endpoint: the installer has this field from OpenShift 4.21; the render is for OpenShift 4.20",
+    );
+    let dual = cases_dir().join("aws-dualstack-ipv4-primary/install-config.yaml");
+    assert_refused(
+        &dual,
+        "test-infra-id",
+        "4.21",
+        "platform.aws.ipFamily: the installer has this field from OpenShift 4.22; the render is for OpenShift 4.21",
+    );
+    let managed = edited("gcp-default", dir.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    firewallRulesManagement: Managed\n",
+        )
+    });
+    assert_refused(
+        &managed,
+        "uid",
+        "4.18",
+        "platform.gcp.firewallRulesManagement: the installer has this field from OpenShift 4.21",
+    );
+    // From 4.21, Managed (the installer's default) is what the default case writes.
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, err, objects) = render(&managed, "uid", "4.21", &[], out.path());
+    assert_eq!(code, Some(0), "{err}");
+    let want = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+}
+
+#[test]
+fn gcp_fields_the_render_cannot_write_as_the_installer_does_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let unmanaged = edited("gcp-default", dir.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    firewallRulesManagement: Unmanaged\n",
+        )
+    });
+    assert_refused(
+        &unmanaged,
+        "uid",
+        "4.23",
+        "platform.gcp.firewallRulesManagement: \"Unmanaged\": the installer hands this policy to the GCP cloud config",
+    );
+    let bad_name = tempfile::tempdir().expect("tempdir");
+    let named = edited("gcp-psc-endpoint", bad_name.path(), |text| {
+        text.replace("name: testendpoint", "name: \"test\\nendpoint\"")
+    });
+    assert_refused(
+        &named,
+        "uid",
+        "4.23",
+        "platform.gcp.endpoint.name: \"test\\nendpoint\": a Private Service Connect endpoint's name",
+    );
+}
+
+#[test]
+fn gcp_user_provisioned_dns_needs_its_gate_up_to_4_19_and_leaves_the_cloud_config_alone() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let enabled = |with_set: bool| {
+        move |text: String| {
+            let text = text.replace(
+                "    region: us-central1\n",
+                "    region: us-central1\n    userProvisionedDNS: Enabled\n",
+            );
+            if with_set {
+                format!("featureSet: TechPreviewNoUpgrade\n{text}")
+            } else {
+                text
+            }
+        }
+    };
+    let plain = edited("gcp-default", dir.path(), enabled(false));
+    assert_refused(
+        &plain,
+        "uid",
+        "4.19",
+        "platform.gcp.userProvisionedDNS: \"Enabled\": this field is protected by the GCPClusterHostedDNS feature gate, which at OpenShift 4.19 featureSet TechPreviewNoUpgrade or DevPreviewNoUpgrade enables",
+    );
+    let want = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    // From 4.20 the installer's check passes in the Default set (4.20) or is gone (4.21 on).
+    for release in ["4.20", "4.23"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&plain, "uid", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+    }
+    let gated_dir = tempfile::tempdir().expect("tempdir");
+    let gated = edited("gcp-default", gated_dir.path(), enabled(true));
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, err, objects) = render(&gated, "uid", "4.18", &[], out.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+}

@@ -389,17 +389,7 @@ fn check_release_gates(
     let table = release.behaviour.gates();
     let gates = FeatureGates::from_manifest_in(Some(&d.feature_gate), &table)
         .with_context(|| path.to_string())?;
-    let rendered = ccm_catalogue::releases::data::minor_of(&release.name);
-    let checked = |g: &&crate::config::install_config::Gated| {
-        g.unchecked_from
-            .is_none_or(|from| rendered < ccm_catalogue::releases::data::minor_of(from))
-    };
-    let Some(off) = d
-        .gated
-        .iter()
-        .filter(checked)
-        .find(|g| !gates.is_enabled(g.gate))
-    else {
+    let Some(off) = d.gated.iter().find(|g| !gates.is_enabled(g.gate)) else {
         return Ok(());
     };
     let sets: Vec<&str> = ccm_catalogue::features::sets_enabling(off.gate, &table)

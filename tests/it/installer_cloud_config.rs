@@ -183,9 +183,9 @@ fn edited(case: &str, dir: &Path, edit: impl FnOnce(String) -> String) -> PathBu
     path
 }
 
-/// Runs a render that must be refused: exit 2, one line naming `field` and `message`, and a
-/// pre-populated `--dest-dir` left as it was.
-fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &str) {
+/// Runs a render that must be refused: exit 2, one line holding `message`, and a
+/// pre-populated `--dest-dir` left as it was. Returns the line.
+fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &str) -> String {
     let dest = tempfile::tempdir().expect("tempdir");
     std::fs::write(dest.path().join("keep.txt"), "untouched").expect("write");
     let emit = dest.path().join("emitted.yaml");
@@ -212,6 +212,7 @@ fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &s
         message,
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+    err
 }
 
 #[test]
@@ -225,12 +226,10 @@ fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_b
         "install-config.yaml: platform.gcp.endpoint: the installer has this field from OpenShift 4.21; the render is for OpenShift 4.20",
     );
     let dual = cases_dir().join("aws-dualstack-ipv4-primary/install-config.yaml");
-    assert_refused(
-        &dual,
-        "test-infra-id",
-        "4.21",
-        "platform.aws.ipFamily: the installer has this field from OpenShift 4.22; the render is for OpenShift 4.21",
-    );
+    // Named with the release that brings it (the Infrastructure half checks the same field;
+    // whichever check speaks, the message names the field and 4.22).
+    let err = assert_refused(&dual, "test-infra-id", "4.21", "platform.aws.ipFamily");
+    assert!(err.contains("4.22"), "{err}");
     let managed = edited("gcp-default", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
@@ -276,4 +275,82 @@ fn gcp_fields_the_render_cannot_write_as_the_installer_does_are_refused() {
         "4.23",
         "platform.gcp.endpoint.name: \"test\\nendpoint\": a Private Service Connect endpoint's name",
     );
+}
+
+/// The 4.18 GCP template, by hand from the installer vendored on openshift/installer-aro-wrapper
+/// `release-4.18` (installer commit 14cd7a64e088, `pkg/asset/manifests/gcp/cloudproviderconfig.go`):
+/// `subnetwork-name = …\n{{ if ne .Global.NetworkProjectID "" }}network-project-id = …{{end}}\n\n`.
+#[test]
+fn gcp_at_4_18_writes_the_network_project_on_a_line_of_its_own() {
+    let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    let head = head
+        .strip_suffix("\n")
+        .expect("the 4.19 text ends with a blank line");
+    for (case, want) in [
+        ("gcp-default", format!("{head}\n\n")),
+        (
+            "gcp-network-project",
+            std::fs::read_to_string(cases_dir().join("gcp-network-project/config"))
+                .expect("config"),
+        ),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let path = cases_dir().join(case).join("install-config.yaml");
+        let (code, err, objects) = render(&path, "uid", "4.18", &[], out.path());
+        assert_eq!(code, Some(0), "{case}: {err}");
+        assert_eq!(config_text(&objects), Some(want), "{case} at 4.18");
+    }
+}
+
+/// 4.19 and 4.20 take the overrides from `platform.gcp.serviceEndpoints` named `Compute` and
+/// `Container`, their URLs as given (the installer vendored on openshift/installer-aro-wrapper
+/// `release-4.19`, commit 7e30b7d6b421, `pkg/asset/manifests/cloudproviderconfig.go`).
+#[test]
+fn gcp_service_endpoints_give_the_overrides_at_4_19() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let with_endpoints = edited("gcp-default", dir.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    serviceEndpoints:\n    - name: Container\n      url: https://container-x.p.googleapis.com/\n    - name: Compute\n      url: https://compute-x.p.googleapis.com/compute/v1/\n    - name: Storage\n      url: https://storage-x.p.googleapis.com/\n",
+        )
+        .replace("apiVersion: v1\n", "apiVersion: v1\nfeatureSet: TechPreviewNoUpgrade\n")
+    });
+    let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    let want = format!(
+        "{}\napi-endpoint = https://compute-x.p.googleapis.com/compute/v1/\ncontainer-api-endpoint = https://container-x.p.googleapis.com/\n\n",
+        head.strip_suffix("\n\n").expect("blank line")
+    );
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, err, objects) = render(&with_endpoints, "uid", "4.19", &[], out.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(config_text(&objects), Some(want));
+}
+
+/// Azure's `useManagedIdentityExtension` from 4.19 follows `InstallConfig.CreateAzureIdentity`
+/// (installer `pkg/types/utils.go`, as openshift/installer-aro-wrapper vendors it on
+/// `release-4.19`, commit 7e30b7d6b421): with the VMs' identities all given, the installer
+/// creates none and the config says so; 4.18 (`release-4.18`, commit 14cd7a64e088) always
+/// turns it on.
+#[test]
+fn azure_managed_identity_follows_the_vm_identities_from_4_19() {
+    let text =
+        std::fs::read_to_string(root().join("testdata/install-config/azure/install-config.yaml"))
+            .expect("the Azure case");
+    let text = text.replace(
+        "    region: centralus\n",
+        "    region: centralus\n    defaultMachinePlatform:\n      identity:\n        type: UserAssigned\n        userAssignedIdentities:\n        - name: id1\n          resourceGroup: rg\n          subscription: sub\n",
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("install-config.yaml");
+    std::fs::write(&path, text).expect("write");
+    let credentials = root().join("testdata/credentials/azure.yaml");
+    let flags = vec!["--credentials".to_string(), s(&credentials).to_string()];
+    for (release, want) in [("4.18", true), ("4.19", false), ("4.23", false)] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        let config: Value =
+            serde_json::from_str(&config_text(&objects).expect("config")).expect("JSON");
+        assert_eq!(config["useManagedIdentityExtension"], want, "{release}");
+    }
 }

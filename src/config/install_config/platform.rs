@@ -119,7 +119,11 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             }
             Platform::Aws(p)
         }
-        "azure" => Platform::Azure(azure(&value, &at)?),
+        "azure" => {
+            let mut p = azure(&value, &at)?;
+            p.fill_identity(d)?;
+            Platform::Azure(p)
+        }
         "baremetal" => {
             let mut p: Vips = typed(&value, &at)?;
             vips(&mut p, &at, true)?;

@@ -354,3 +354,36 @@ fn azure_managed_identity_follows_the_vm_identities_from_4_19() {
         assert_eq!(config["useManagedIdentityExtension"], want, "{release}");
     }
 }
+
+/// PowerVS's template gained `rmEndpointOverride` at 4.19 (powervs/cloudproviderconfig.go as
+/// openshift/installer-aro-wrapper vendors it on `release-4.18` and `release-4.19`).
+#[test]
+fn powervs_at_4_18_has_no_resource_manager_override_line() {
+    let path = root().join("testdata/install-config/powervs/install-config.yaml");
+    let credentials = root().join("testdata/credentials/powervs.yaml");
+    let flags: Vec<String> = [
+        "--credentials",
+        s(&credentials),
+        "--ibm-instance-crn",
+        "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:5d6a7ad2-4f0c-4d7b-9a1e-6c1c7b1d2e3f::",
+        "--powervs-vpc-subnets",
+        "mycluster-abcde-subnet",
+    ]
+    .map(String::from)
+    .into();
+    let newest = std::fs::read_to_string(
+        root().join("testdata/install-config/powervs/expected-cloud-provider-config.yaml"),
+    )
+    .expect("expected");
+    let newest = config_text(&parse_all(&newest)).expect("the expected config");
+    assert!(newest.contains("\nrmEndpointOverride = \n"), "{newest}");
+    for (release, want) in [
+        ("4.18", newest.replace("rmEndpointOverride = \n", "")),
+        ("4.19", newest.clone()),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(config_text(&objects), Some(want), "{release}");
+    }
+}

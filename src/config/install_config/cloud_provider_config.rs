@@ -44,6 +44,7 @@ pub(crate) fn derive(
         infra_id,
         crn: ibm_instance_crn,
         facts,
+        release,
     };
     match &ic.platform {
         Platform::None | Platform::BareMetal(_) | Platform::External(_) => {

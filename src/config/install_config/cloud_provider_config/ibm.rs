@@ -143,6 +143,13 @@ pub(crate) fn ibmcloud(
     Ok(())
 }
 
+/// Whether PowerVS's template has the `rmEndpointOverride` line: not at 4.18, whose template
+/// ends at `rcEndpointOverride` (`powervs/cloudproviderconfig.go` as
+/// openshift/installer-aro-wrapper vendors it on `release-4.18`, installer 14cd7a64e088).
+fn has_rm_line(release: Option<Version>) -> bool {
+    release.is_none_or(|r| r > Version::new(4, 18))
+}
+
 /// `getVpcSubnetNames`: `<infraID>-subnet-control-plane-<zone>` and
 /// `<infraID>-subnet-compute-<zone>`, sorted.
 fn generated_subnets(infra_id: &str, control_plane: &[String], compute: &[String]) -> Vec<String> {
@@ -344,9 +351,7 @@ pub(crate) fn powervs(
         ("rcEndpointOverride", overrides.rc),
         ("rmEndpointOverride", overrides.rm),
     ] {
-        // 4.18's template ends at rcEndpointOverride (powervs/cloudproviderconfig.go as
-        // openshift/installer-aro-wrapper vendors it on release-4.18, installer 14cd7a64e088).
-        if key == "rmEndpointOverride" && release.is_some_and(|r| r <= Version::new(4, 18)) {
+        if key == "rmEndpointOverride" && !has_rm_line(release) {
             continue;
         }
         let _ = writeln!(text, "{key} = {value}");

@@ -387,3 +387,30 @@ fn powervs_at_4_18_has_no_resource_manager_override_line() {
         assert_eq!(config_text(&objects), Some(want), "{release}");
     }
 }
+
+/// vSphere's YAML form at 4.18 (Default set) and 4.19, by hand from `CloudProviderConfigYaml`
+/// and k8s.io/cloud-provider-vsphere's `CommonConfigYAML` as openshift/installer-aro-wrapper
+/// vendors them on `release-4.18` and `release-4.19` (gopkg.in/yaml.v2, no `omitempty`: every
+/// field in struct order; untagged fields lower-cased). OKD at 4.18 keeps the INI form.
+#[test]
+fn vsphere_writes_the_yaml_form_at_4_18_and_4_19() {
+    let path = root().join("testdata/install-config/vsphere/install-config.yaml");
+    let want = "global:\n  user: \"\"\n  password: \"\"\n  server: \"\"\n  port: 0\n  insecureFlag: true\n  datacenters: []\n  soapRoundtripCount: 0\n  caFile: \"\"\n  thumbprint: \"\"\n  secretName: vsphere-creds\n  secretNamespace: kube-system\n  secretsDirectory: \"\"\n  apiDisable: false\n  apiBinding: \"\"\n  ipFamily: []\nvcenter:\n  vcenter.example.com:\n    user: \"\"\n    password: \"\"\n    tenantref: \"\"\n    server: vcenter.example.com\n    port: 443\n    insecureFlag: true\n    datacenters:\n    - DC1\n    soapRoundtripCount: 0\n    caFile: \"\"\n    thumbprint: \"\"\n    secretref: \"\"\n    secretName: \"\"\n    secretNamespace: \"\"\n    ipFamily: []\nlabels:\n  zone: openshift-zone\n  region: openshift-region\n";
+    for release in ["4.18", "4.19"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(config_text(&objects).as_deref(), Some(want), "{release}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let okd = dir.path().join("install-config.yaml");
+    let text = std::fs::read_to_string(&path).expect("the vSphere case");
+    std::fs::write(&okd, format!("featureSet: OKD\n{text}")).expect("write");
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, err, objects) = render(&okd, "mycluster-abcde", "4.18", &[], out.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        config_text(&objects).is_some_and(|t| t.starts_with("[Global]\n")),
+        "OKD at 4.18: the INI form"
+    );
+}

@@ -7,6 +7,7 @@
 mod azure;
 mod ibm;
 mod openstack;
+mod vsphere_yaml;
 
 use super::facts::{self, Missing, PlatformFacts};
 use super::{InstallConfig, Platform};
@@ -76,7 +77,12 @@ pub(crate) fn derive(
             );
         }
         Platform::VSphere(p) => {
-            data.insert("config".into(), json!(vsphere_ini(infra_id, p)));
+            let text = if vsphere_yaml::writes_yaml(release, &ic.features) {
+                vsphere_yaml::config(p)
+            } else {
+                vsphere_ini(infra_id, p)
+            };
+            data.insert("config".into(), json!(text));
         }
         Platform::Nutanix(p) => {
             data.insert("config".into(), json!(nutanix(p)?));

@@ -99,8 +99,10 @@ impl ClusterConfig {
             .as_deref()
             .map(inputs::credentials::load)
             .transpose()?;
-        let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref())?;
+        // The release before the install-config: what its installer derives depends on it.
         let images = inputs::images::load(&files.images)?;
+        let release = select_release(files.release.as_deref(), &images, &files.images)?;
+        let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref(), release)?;
         let cloud_config = load_cloud_config(files, derived.as_ref(), &infrastructure)?;
         let mut warnings = Vec::new();
         if let Some((d, path)) = &derived {
@@ -118,7 +120,6 @@ impl ClusterConfig {
         };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
-        let release = select_release(files.release.as_deref(), &images, &files.images)?;
         if let Some((d, path)) = &derived {
             check_introduced(d, path, release)?;
             check_release_gates(d, path, release)?;
@@ -270,6 +271,7 @@ fn select_release(
 fn load_infrastructure<'a>(
     files: &'a InputFiles,
     credentials: Option<&Credentials>,
+    release: &ccm_catalogue::releases::Release,
 ) -> Result<(
     Infrastructure,
     Option<(crate::config::install_config::Derived, &'a Utf8Path)>,
@@ -293,6 +295,7 @@ fn load_infrastructure<'a>(
                 flags: flags.clone(),
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
+                cloud_config_release: ccm_catalogue::releases::data::minor_of(&release.name),
             };
             let derived = crate::config::install_config::derive(&install_config, &options)
                 .with_context(|| path.to_string())?;
@@ -389,17 +392,7 @@ fn check_release_gates(
     let table = release.behaviour.gates();
     let gates = FeatureGates::from_manifest_in(Some(&d.feature_gate), &table)
         .with_context(|| path.to_string())?;
-    let rendered = ccm_catalogue::releases::data::minor_of(&release.name);
-    let checked = |g: &&crate::config::install_config::Gated| {
-        g.unchecked_from
-            .is_none_or(|from| rendered < ccm_catalogue::releases::data::minor_of(from))
-    };
-    let Some(off) = d
-        .gated
-        .iter()
-        .filter(checked)
-        .find(|g| !gates.is_enabled(g.gate))
-    else {
+    let Some(off) = d.gated.iter().find(|g| !gates.is_enabled(g.gate)) else {
         return Ok(());
     };
     let sets: Vec<&str> = ccm_catalogue::features::sets_enabling(off.gate, &table)

@@ -183,9 +183,9 @@ fn edited(case: &str, dir: &Path, edit: impl FnOnce(String) -> String) -> PathBu
     path
 }
 
-/// Runs a render that must be refused: exit 2, one line naming `field` and `message`, and a
-/// pre-populated `--dest-dir` left as it was.
-fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &str) {
+/// Runs a render that must be refused: exit 2, one line holding `message`, and a
+/// pre-populated `--dest-dir` left as it was. Returns the line.
+fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &str) -> String {
     let dest = tempfile::tempdir().expect("tempdir");
     std::fs::write(dest.path().join("keep.txt"), "untouched").expect("write");
     let emit = dest.path().join("emitted.yaml");
@@ -212,6 +212,7 @@ fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &s
         message,
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+    err
 }
 
 #[test]
@@ -225,12 +226,10 @@ fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_b
         "install-config.yaml: platform.gcp.endpoint: the installer has this field from OpenShift 4.21; the render is for OpenShift 4.20",
     );
     let dual = cases_dir().join("aws-dualstack-ipv4-primary/install-config.yaml");
-    assert_refused(
-        &dual,
-        "test-infra-id",
-        "4.21",
-        "platform.aws.ipFamily: the installer has this field from OpenShift 4.22; the render is for OpenShift 4.21",
-    );
+    // Named with the release that brings it (the Infrastructure half checks the same field;
+    // whichever check speaks, the message names the field and 4.22).
+    let err = assert_refused(&dual, "test-infra-id", "4.21", "platform.aws.ipFamily");
+    assert!(err.contains("4.22"), "{err}");
     let managed = edited("gcp-default", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
@@ -278,41 +277,140 @@ fn gcp_fields_the_render_cannot_write_as_the_installer_does_are_refused() {
     );
 }
 
+/// The 4.18 GCP template, by hand from the installer vendored on openshift/installer-aro-wrapper
+/// `release-4.18` (installer commit 14cd7a64e088, `pkg/asset/manifests/gcp/cloudproviderconfig.go`):
+/// `subnetwork-name = …\n{{ if ne .Global.NetworkProjectID "" }}network-project-id = …{{end}}\n\n`.
 #[test]
-fn gcp_user_provisioned_dns_needs_its_gate_up_to_4_19_and_leaves_the_cloud_config_alone() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let enabled = |with_set: bool| {
-        move |text: String| {
-            let text = text.replace(
-                "    region: us-central1\n",
-                "    region: us-central1\n    userProvisionedDNS: Enabled\n",
-            );
-            if with_set {
-                format!("featureSet: TechPreviewNoUpgrade\n{text}")
-            } else {
-                text
-            }
-        }
-    };
-    let plain = edited("gcp-default", dir.path(), enabled(false));
-    assert_refused(
-        &plain,
-        "uid",
-        "4.19",
-        "platform.gcp.userProvisionedDNS: \"Enabled\": this field is protected by the GCPClusterHostedDNS feature gate, which at OpenShift 4.19 featureSet TechPreviewNoUpgrade or DevPreviewNoUpgrade enables",
-    );
-    let want = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
-    // From 4.20 the installer's check passes in the Default set (4.20) or is gone (4.21 on).
-    for release in ["4.20", "4.23"] {
+fn gcp_at_4_18_writes_the_network_project_on_a_line_of_its_own() {
+    let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    let head = head
+        .strip_suffix("\n")
+        .expect("the 4.19 text ends with a blank line");
+    for (case, want) in [
+        ("gcp-default", format!("{head}\n\n")),
+        (
+            "gcp-network-project",
+            std::fs::read_to_string(cases_dir().join("gcp-network-project/config"))
+                .expect("config"),
+        ),
+    ] {
         let out = tempfile::tempdir().expect("tempdir");
-        let (code, err, objects) = render(&plain, "uid", release, &[], out.path());
-        assert_eq!(code, Some(0), "{release}: {err}");
-        assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+        let path = cases_dir().join(case).join("install-config.yaml");
+        let (code, err, objects) = render(&path, "uid", "4.18", &[], out.path());
+        assert_eq!(code, Some(0), "{case}: {err}");
+        assert_eq!(config_text(&objects), Some(want), "{case} at 4.18");
     }
-    let gated_dir = tempfile::tempdir().expect("tempdir");
-    let gated = edited("gcp-default", gated_dir.path(), enabled(true));
+}
+
+/// 4.19 and 4.20 take the overrides from `platform.gcp.serviceEndpoints` named `Compute` and
+/// `Container`, their URLs as given (the installer vendored on openshift/installer-aro-wrapper
+/// `release-4.19`, commit 7e30b7d6b421, `pkg/asset/manifests/cloudproviderconfig.go`).
+#[test]
+fn gcp_service_endpoints_give_the_overrides_at_4_19() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let with_endpoints = edited("gcp-default", dir.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    serviceEndpoints:\n    - name: Container\n      url: https://container-x.p.googleapis.com/\n    - name: Compute\n      url: https://compute-x.p.googleapis.com/compute/v1/\n    - name: Storage\n      url: https://storage-x.p.googleapis.com/\n",
+        )
+        .replace("apiVersion: v1\n", "apiVersion: v1\nfeatureSet: TechPreviewNoUpgrade\n")
+    });
+    let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    let want = format!(
+        "{}\napi-endpoint = https://compute-x.p.googleapis.com/compute/v1/\ncontainer-api-endpoint = https://container-x.p.googleapis.com/\n\n",
+        head.strip_suffix("\n\n").expect("blank line")
+    );
     let out = tempfile::tempdir().expect("tempdir");
-    let (code, err, objects) = render(&gated, "uid", "4.18", &[], out.path());
+    let (code, err, objects) = render(&with_endpoints, "uid", "4.19", &[], out.path());
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
+    assert_eq!(config_text(&objects), Some(want));
+}
+
+/// Azure's `useManagedIdentityExtension` from 4.19 follows `InstallConfig.CreateAzureIdentity`
+/// (installer `pkg/types/utils.go`, as openshift/installer-aro-wrapper vendors it on
+/// `release-4.19`, commit 7e30b7d6b421): with the VMs' identities all given, the installer
+/// creates none and the config says so; 4.18 (`release-4.18`, commit 14cd7a64e088) always
+/// turns it on.
+#[test]
+fn azure_managed_identity_follows_the_vm_identities_from_4_19() {
+    let text =
+        std::fs::read_to_string(root().join("testdata/install-config/azure/install-config.yaml"))
+            .expect("the Azure case");
+    let text = text.replace(
+        "    region: centralus\n",
+        "    region: centralus\n    defaultMachinePlatform:\n      identity:\n        type: UserAssigned\n        userAssignedIdentities:\n        - name: id1\n          resourceGroup: rg\n          subscription: sub\n",
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("install-config.yaml");
+    std::fs::write(&path, text).expect("write");
+    let credentials = root().join("testdata/credentials/azure.yaml");
+    let flags = vec!["--credentials".to_string(), s(&credentials).to_string()];
+    for (release, want) in [("4.18", true), ("4.19", false), ("4.23", false)] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        let config: Value =
+            serde_json::from_str(&config_text(&objects).expect("config")).expect("JSON");
+        assert_eq!(config["useManagedIdentityExtension"], want, "{release}");
+    }
+}
+
+/// PowerVS's template gained `rmEndpointOverride` at 4.19 (powervs/cloudproviderconfig.go as
+/// openshift/installer-aro-wrapper vendors it on `release-4.18` and `release-4.19`).
+#[test]
+fn powervs_at_4_18_has_no_resource_manager_override_line() {
+    let path = root().join("testdata/install-config/powervs/install-config.yaml");
+    let credentials = root().join("testdata/credentials/powervs.yaml");
+    let flags: Vec<String> = [
+        "--credentials",
+        s(&credentials),
+        "--ibm-instance-crn",
+        "crn:v1:bluemix:public:internet-svcs:global:a/1e1f75646aef447814a6d907cc83fb3c:5d6a7ad2-4f0c-4d7b-9a1e-6c1c7b1d2e3f::",
+        "--powervs-vpc-subnets",
+        "mycluster-abcde-subnet",
+    ]
+    .map(String::from)
+    .into();
+    let newest = std::fs::read_to_string(
+        root().join("testdata/install-config/powervs/expected-cloud-provider-config.yaml"),
+    )
+    .expect("expected");
+    let newest = config_text(&parse_all(&newest)).expect("the expected config");
+    assert!(newest.contains("\nrmEndpointOverride = \n"), "{newest}");
+    for (release, want) in [
+        ("4.18", newest.replace("rmEndpointOverride = \n", "")),
+        ("4.19", newest.clone()),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(config_text(&objects), Some(want), "{release}");
+    }
+}
+
+/// vSphere's YAML form at 4.18 (Default set) and 4.19, by hand from `CloudProviderConfigYaml`
+/// and k8s.io/cloud-provider-vsphere's `CommonConfigYAML` as openshift/installer-aro-wrapper
+/// vendors them on `release-4.18` and `release-4.19` (gopkg.in/yaml.v2, no `omitempty`: every
+/// field in struct order; untagged fields lower-cased). OKD at 4.18 keeps the INI form.
+#[test]
+fn vsphere_writes_the_yaml_form_at_4_18_and_4_19() {
+    let path = root().join("testdata/install-config/vsphere/install-config.yaml");
+    let want = "global:\n  user: \"\"\n  password: \"\"\n  server: \"\"\n  port: 0\n  insecureFlag: true\n  datacenters: []\n  soapRoundtripCount: 0\n  caFile: \"\"\n  thumbprint: \"\"\n  secretName: vsphere-creds\n  secretNamespace: kube-system\n  secretsDirectory: \"\"\n  apiDisable: false\n  apiBinding: \"\"\n  ipFamily: []\nvcenter:\n  vcenter.example.com:\n    user: \"\"\n    password: \"\"\n    tenantref: \"\"\n    server: vcenter.example.com\n    port: 443\n    insecureFlag: true\n    datacenters:\n    - DC1\n    soapRoundtripCount: 0\n    caFile: \"\"\n    thumbprint: \"\"\n    secretref: \"\"\n    secretName: \"\"\n    secretNamespace: \"\"\n    ipFamily: []\nlabels:\n  zone: openshift-zone\n  region: openshift-region\n";
+    for release in ["4.18", "4.19"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(config_text(&objects).as_deref(), Some(want), "{release}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let okd = dir.path().join("install-config.yaml");
+    let text = std::fs::read_to_string(&path).expect("the vSphere case");
+    std::fs::write(&okd, format!("featureSet: OKD\n{text}")).expect("write");
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, err, objects) = render(&okd, "mycluster-abcde", "4.18", &[], out.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        config_text(&objects).is_some_and(|t| t.starts_with("[Global]\n")),
+        "OKD at 4.18: the INI form"
+    );
 }

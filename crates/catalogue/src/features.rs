@@ -299,26 +299,11 @@ const ALL_FIXED_SETS: &[FeatureSet] = &[
 ///   `release-4.22` and `release-4.23` `enable(inDefault(), inOKD(), inTechPreviewNoUpgrade(),
 ///   inDevPreviewNoUpgrade())`; `release-4.18` to `release-4.21` TechPreview and DevPreview only
 ///   (`assets/releases/4.21.yaml`). Nothing rendered depends on it.
-/// * `GCPClusterHostedDNS` (install-config `platform.gcp.userProvisionedDNS: Enabled`, which
-///   installer `pkg/types/gcp/validation/featuregates.go` gates up to 4.19):
-///   `enableIn(configv1.DevPreviewNoUpgrade, configv1.TechPreviewNoUpgrade)` in every revision
-///   of openshift/api that the index holds with it (ids 87799315, 796314489, 925468464). From
-///   4.20 the installer checks `GCPClusterHostedDNSInstall` instead, on in Default (the feature
-///   went GA at 4.20, openshift/api PR #2423, installer PR #9944 dropped the check after), so
-///   this gate is checked only below 4.20. Nothing rendered depends on it.
 const KNOWN_GATES: &[KnownGate] = &[
     KnownGate {
         name: "AWSServiceLBNetworkSecurityGroup",
         enabled_in: ALL_FIXED_SETS,
         render_reads: true,
-    },
-    KnownGate {
-        name: "GCPClusterHostedDNS",
-        enabled_in: &[
-            FeatureSet::TechPreviewNoUpgrade,
-            FeatureSet::DevPreviewNoUpgrade,
-        ],
-        render_reads: false,
     },
     KnownGate {
         name: "VSphereHostVMGroupZonal",
@@ -563,8 +548,7 @@ mod tests {
     fn default_feature_set_enables_the_gates_the_render_reads() {
         let gates = gates(&installer(""));
         assert_eq!(gates.enabled(), READ_BY_RENDER);
-        // The one tabled gate no fixed set but the previews enables.
-        assert_eq!(gates.disabled(), ["GCPClusterHostedDNS"]);
+        assert!(gates.disabled().is_empty());
     }
 
     #[test]
@@ -635,13 +619,6 @@ mod tests {
                 FeatureSet::DevPreviewNoUpgrade
             ]
         );
-        assert_eq!(
-            sets_enabling("GCPClusterHostedDNS", &newest),
-            [
-                FeatureSet::TechPreviewNoUpgrade,
-                FeatureSet::DevPreviewNoUpgrade
-            ]
-        );
         assert!(sets_enabling("ChocobombVanilla", &newest).is_empty());
         assert!(!is_read_by_render("VSphereHostVMGroupZonal"));
         assert!(is_read_by_render("VSphereMixedNodeEnv"));
@@ -669,7 +646,6 @@ mod tests {
             [
                 "AWSServiceLBNetworkSecurityGroup",
                 "ChocobombBanana",
-                "GCPClusterHostedDNS",
                 "VSphereHostVMGroupZonal",
                 "VSphereMixedNodeEnv",
             ]
@@ -699,10 +675,7 @@ mod tests {
     fn custom_no_upgrade_without_lists_enables_nothing() {
         let gates = gates(&installer("CustomNoUpgrade"));
         assert!(gates.enabled().is_empty());
-        let mut all: Vec<&str> = READ_BY_RENDER.to_vec();
-        all.push("GCPClusterHostedDNS");
-        all.sort_unstable();
-        assert_eq!(gates.disabled(), all);
+        assert_eq!(gates.disabled(), READ_BY_RENDER);
     }
 
     #[test]

@@ -7,11 +7,13 @@
 mod azure;
 mod ibm;
 mod openstack;
+mod vsphere_yaml;
 
 use super::facts::{self, Missing, PlatformFacts};
 use super::{InstallConfig, Platform};
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Result, bail};
+use ccm_catalogue::releases::data::Version;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -33,6 +35,7 @@ pub(crate) fn derive(
     infra_id: &str,
     ibm_instance_crn: Option<&str>,
     facts: &PlatformFacts,
+    release: Option<Version>,
 ) -> Result<(Option<Value>, Vec<String>)> {
     check_flags_fit(&ic.platform, facts)?;
     let mut data = serde_json::Map::new();
@@ -42,6 +45,7 @@ pub(crate) fn derive(
         infra_id,
         crn: ibm_instance_crn,
         facts,
+        release,
     };
     match &ic.platform {
         Platform::None | Platform::BareMetal(_) | Platform::External(_) => {
@@ -67,15 +71,23 @@ pub(crate) fn derive(
             } else {
                 p.compute_subnet.clone()
             };
-            data.insert("config".into(), json!(gcp(infra_id, p, &subnet)));
+            data.insert(
+                "config".into(),
+                json!(super::gcp::config(infra_id, p, &subnet, release)),
+            );
         }
         Platform::VSphere(p) => {
-            data.insert("config".into(), json!(vsphere_ini(infra_id, p)));
+            let text = if vsphere_yaml::writes_yaml(release, &ic.features) {
+                vsphere_yaml::config(p)
+            } else {
+                vsphere_ini(infra_id, p)
+            };
+            data.insert("config".into(), json!(text));
         }
         Platform::Nutanix(p) => {
             data.insert("config".into(), json!(nutanix(p)?));
         }
-        Platform::Azure(p) => azure::derive(p, infra_id, facts, &mut missing, &mut data)?,
+        Platform::Azure(p) => azure::derive(p, infra_id, facts, release, &mut missing, &mut data)?,
         Platform::IbmCloud(p) => ibm::ibmcloud(p, ibm, &mut missing, &mut data)?,
         Platform::PowerVs(p) => ibm::powervs(p, ibm, &mut missing, &mut data)?,
         Platform::OpenStack(p) => {
@@ -129,34 +141,6 @@ fn check_flags_fit(platform: &Platform, facts: &PlatformFacts) -> Result<()> {
 /// `awstypes.IsSecretRegion`: the regions of the ISO and ISOB partitions (C2S, SC2S).
 fn is_secret_region(region: &str) -> bool {
     region.starts_with("us-iso-") || region.starts_with("us-isob-")
-}
-
-/// `pkg/asset/manifests/gcp/cloudproviderconfig.go`: the gcfg template, node tags for the
-/// master, control-plane (CAPI) and worker instances, the shared VPC's network project and the
-/// Private Service Connect endpoint overrides when set, each on its own line, and a trailing
-/// blank line (the template of installer 4.21, index id 6029871221, and its test
-/// `TestCloudProviderConfigWithEndpoints`, index id 5694095940).
-fn gcp(infra_id: &str, p: &super::Gcp, subnet: &str) -> String {
-    let mut out = String::from("[global]\n");
-    let _ = writeln!(out, "project-id      = {}", p.project_id);
-    out.push_str("regional        = true\nmultizone       = true\n");
-    for role in ["master", "control-plane", "worker"] {
-        let _ = writeln!(out, "node-tags       = {infra_id}-{role}");
-    }
-    let _ = writeln!(out, "node-instance-prefix = {infra_id}");
-    let _ = writeln!(out, "external-instance-groups-prefix = {infra_id}");
-    let _ = write!(out, "subnetwork-name = {subnet}");
-    if !p.network_project_id.is_empty() {
-        let _ = write!(out, "\nnetwork-project-id = {}", p.network_project_id);
-    }
-    if let Some((api, container)) = super::gcp::endpoint_overrides(p) {
-        let _ = write!(
-            out,
-            "\napi-endpoint = {api}\ncontainer-api-endpoint = {container}"
-        );
-    }
-    out.push_str("\n\n");
-    out
 }
 
 /// Go's `%q` for the strings that appear here: double quotes, with `"`, `\` and control
@@ -261,21 +245,5 @@ mod tests {
         assert!(is_secret_region("us-iso-east-1"));
         assert!(is_secret_region("us-isob-east-1"));
         assert!(!is_secret_region("us-east-1"));
-    }
-
-    #[test]
-    fn gcp_config_ends_with_a_blank_line_and_adds_the_network_project() {
-        let mut p = super::super::Gcp {
-            project_id: "p".into(),
-            ..Default::default()
-        };
-        let text = gcp("c-x", &p, "s");
-        assert!(text.ends_with("subnetwork-name = s\n\n"), "{text}");
-        p.network_project_id = "np".into();
-        let text = gcp("c-x", &p, "s");
-        assert!(
-            text.ends_with("subnetwork-name = s\nnetwork-project-id = np\n\n"),
-            "{text}"
-        );
     }
 }

@@ -1,11 +1,26 @@
-//! The GCP fields the installer's cloud-provider-config reads beyond the project, subnet and
-//! network project: the Private Service Connect `endpoint` and `firewallRulesManagement`, both
-//! of installer 4.21 (openshift/installer `pkg/types/gcp/platform.go`, newest stored version,
-//! search index id 4246340131; PR #9991 "Add PSC Endpoint to the installconfig", merged
-//! 2025-10-02, and PR #10018, merged 2025-11, both before the 4.21 branch).
+//! GCP's cloud-provider-config text, release by release, and the fields of it the installer
+//! reads beyond the project, subnet and network project.
+//!
+//! Sources (openshift/installer `pkg/asset/manifests/cloudproviderconfig.go` and
+//! `pkg/asset/manifests/gcp/cloudproviderconfig.go`):
+//! * 4.18: the installer vendored on openshift/installer-aro-wrapper's `release-4.18` (installer
+//!   commit 14cd7a64e088, 2025-07-07): `network-project-id` on its own template line
+//!   (`{{ if ne .Global.NetworkProjectID "" }}…{{end}}`), so a config without one ends with
+//!   two blank lines, and no endpoint overrides.
+//! * 4.19 (and 4.20): the installer vendored on its `release-4.19` (commit 7e30b7d6b421,
+//!   2025-09-10, gates `GCPClusterHostedDNS` and `GCPCustomAPIEndpoints`): the template of
+//!   `{{- if …}}{{"\n"}}…` lines, one blank line at the end, and `api-endpoint` and
+//!   `container-api-endpoint` from `platform.gcp.serviceEndpoints` named `Compute` and
+//!   `Container` (their URLs as given).
+//! * 4.21 on: the same template (index id 6029871221 and its test, id 5694095940), the
+//!   overrides now from the Private Service Connect `endpoint` (PR #9991, merged 2025-10-02;
+//!   `serviceEndpoints` removed by PR #10075) and `firewallRulesManagement` (PR #10018), both
+//!   in `pkg/types/gcp/platform.go` (index id 4246340131).
 
 use super::types::Gcp;
 use anyhow::{Result, bail};
+use ccm_catalogue::releases::data::Version;
+use std::fmt::Write as _;
 
 /// The release that brings `endpoint` and `firewallRulesManagement` to the installer.
 pub(crate) const PSC_RELEASE: &str = "4.21";
@@ -47,23 +62,74 @@ pub(crate) fn check(p: &Gcp, at: &str) -> Result<()> {
     }
 }
 
-/// The cloud config's endpoint overrides: `api-endpoint` for the compute service and
-/// `container-api-endpoint` for the container service, from the PSC endpoint's name, whenever
-/// an endpoint is set (the CCM is a cluster component, which uses the overrides whether or
-/// not `clusterUseOnly` keeps the installer itself on the public endpoints).
-pub(crate) fn endpoint_overrides(p: &Gcp) -> Option<(String, String)> {
-    p.endpoint.as_ref().map(|e| {
-        (
-            format!("compute-{}.p.googleapis.com", e.name),
-            format!("container-{}.p.googleapis.com", e.name),
-        )
-    })
+/// The last release whose template puts `network-project-id` on a line of its own.
+const OLD_TEMPLATE_UNTIL: Version = Version::new(4, 18);
+
+/// The cloud config's text for the release rendered (None: the newest): the gcfg template,
+/// node tags for the master, control-plane (CAPI) and worker instances, the shared VPC's
+/// network project and the endpoint overrides when set, and the template's blank lines.
+pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: Option<Version>) -> String {
+    let mut out = String::from("[global]\n");
+    let _ = writeln!(out, "project-id      = {}", p.project_id);
+    out.push_str("regional        = true\nmultizone       = true\n");
+    for role in ["master", "control-plane", "worker"] {
+        let _ = writeln!(out, "node-tags       = {infra_id}-{role}");
+    }
+    let _ = writeln!(out, "node-instance-prefix = {infra_id}");
+    let _ = writeln!(out, "external-instance-groups-prefix = {infra_id}");
+    let _ = write!(out, "subnetwork-name = {subnet}");
+    if release.is_some_and(|r| r <= OLD_TEMPLATE_UNTIL) {
+        // `subnetwork-name = …\n{{ if … }}network-project-id = …{{end}}\n\n`.
+        out.push('\n');
+        if !p.network_project_id.is_empty() {
+            let _ = write!(out, "network-project-id = {}", p.network_project_id);
+        }
+        out.push_str("\n\n");
+        return out;
+    }
+    if !p.network_project_id.is_empty() {
+        let _ = write!(out, "\nnetwork-project-id = {}", p.network_project_id);
+    }
+    let (api, container) = endpoint_overrides(p);
+    if let Some(api) = api {
+        let _ = write!(out, "\napi-endpoint = {api}");
+    }
+    if let Some(container) = container {
+        let _ = write!(out, "\ncontainer-api-endpoint = {container}");
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// The cloud config's endpoint overrides, compute then container: from the Private Service
+/// Connect endpoint's name whenever it is set (the CCM is a cluster component, which uses the
+/// overrides whether or not `clusterUseOnly` keeps the installer itself on the public
+/// endpoints), else from `serviceEndpoints` named `Compute` and `Container` (the last of each
+/// name wins, as the installer's loop leaves it). The install-config has one or the other, by
+/// release.
+pub(crate) fn endpoint_overrides(p: &Gcp) -> (Option<String>, Option<String>) {
+    if let Some(e) = &p.endpoint {
+        return (
+            Some(format!("compute-{}.p.googleapis.com", e.name)),
+            Some(format!("container-{}.p.googleapis.com", e.name)),
+        );
+    }
+    let mut api = None;
+    let mut container = None;
+    for e in &p.service_endpoints {
+        match e.name.as_str() {
+            "Compute" => api = Some(e.url.clone()),
+            "Container" => container = Some(e.url.clone()),
+            _ => {}
+        }
+    }
+    (api, container)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::install_config::types::GcpPscEndpoint;
+    use crate::config::install_config::types::{GcpPscEndpoint, ServiceEndpoint};
 
     fn with_endpoint(name: &str) -> Gcp {
         Gcp {
@@ -99,10 +165,47 @@ mod tests {
     fn overrides_name_the_compute_and_container_services() {
         assert_eq!(
             endpoint_overrides(&with_endpoint("psc1")),
-            Some((
-                "compute-psc1.p.googleapis.com".into(),
-                "container-psc1.p.googleapis.com".into()
-            ))
+            (
+                Some("compute-psc1.p.googleapis.com".into()),
+                Some("container-psc1.p.googleapis.com".into())
+            )
         );
+        let p = Gcp {
+            service_endpoints: vec![
+                ServiceEndpoint {
+                    name: "Container".into(),
+                    url: "https://c.example.com".into(),
+                },
+                ServiceEndpoint {
+                    name: "DNS".into(),
+                    url: "https://d.example.com".into(),
+                },
+            ],
+            ..Gcp::default()
+        };
+        assert_eq!(
+            endpoint_overrides(&p),
+            (None, Some("https://c.example.com".into()))
+        );
+    }
+
+    #[test]
+    fn the_4_18_template_ends_with_two_blank_lines_without_a_network_project() {
+        let mut p = Gcp {
+            project_id: "p".into(),
+            ..Gcp::default()
+        };
+        let at = |minor| Some(Version::new(4, minor));
+        assert!(config("c", &p, "s", at(18)).ends_with("subnetwork-name = s\n\n\n"));
+        assert!(config("c", &p, "s", at(19)).ends_with("subnetwork-name = s\n\n"));
+        assert!(!config("c", &p, "s", None).ends_with("\n\n\n"));
+        p.network_project_id = "np".into();
+        for release in [at(18), at(19), None] {
+            assert!(
+                config("c", &p, "s", release)
+                    .ends_with("subnetwork-name = s\nnetwork-project-id = np\n\n"),
+                "{release:?}"
+            );
+        }
     }
 }

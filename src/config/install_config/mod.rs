@@ -75,6 +75,9 @@ pub(crate) struct Options {
     /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
     /// credentials or the cloud for the cloud provider config.
     pub(crate) facts: facts::PlatformFacts,
+    /// The release rendered, whose installer's cloud config generators apply (None: the
+    /// newest).
+    pub(crate) cloud_config_release: Option<ccm_catalogue::releases::data::Version>,
 }
 
 /// What the installer would write, derived from an install-config.
@@ -293,6 +296,7 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
             &infra_id,
             options.flags.ibm_instance_crn.as_deref(),
             &options.facts,
+            options.cloud_config_release,
         )?;
         notes.extend(derive_notes);
         config_map

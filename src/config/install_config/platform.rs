@@ -119,7 +119,11 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             }
             Platform::Aws(p)
         }
-        "azure" => Platform::Azure(azure(&value, &at)?),
+        "azure" => {
+            let mut p = azure(&value, &at)?;
+            p.fill_identity(d)?;
+            Platform::Azure(p)
+        }
         "baremetal" => {
             let mut p: Vips = typed(&value, &at)?;
             vips(&mut p, &at, true)?;
@@ -274,31 +278,16 @@ pub(crate) struct Gated {
     pub(crate) value: String,
     /// The gate that must be on.
     pub(crate) gate: &'static str,
-    /// The first release whose installer no longer checks the gate (None: every release does).
-    pub(crate) unchecked_from: Option<&'static str>,
 }
 
 /// The release-dependent gates the platform section needs (installer
-/// `pkg/types/{vsphere,gcp}/validation/featuregates.go` `GatedFeatures`):
-/// `VSphereHostVMGroupZonal` when a vSphere failure domain has `zoneType: HostGroup` or a
-/// `topology.hostGroup` (the first such field is named), and `GCPClusterHostedDNS` for GCP's
-/// `userProvisionedDNS: Enabled` up to 4.19 (4.20's installer checks
-/// `GCPClusterHostedDNSInstall`, on in Default, and later ones check nothing: installer PR
-/// #9944, "the feature has been promoted to GA").
+/// `pkg/types/vsphere/validation/featuregates.go` `GatedFeatures`): `VSphereHostVMGroupZonal`
+/// when a vSphere failure domain has `zoneType: HostGroup` or a `topology.hostGroup`. The
+/// first such field is named.
 pub(crate) fn release_gated(platform: &Platform) -> Vec<Gated> {
-    match platform {
-        Platform::VSphere(p) => vsphere_gated(p),
-        Platform::Gcp(p) if p.user_provisioned_dns == "Enabled" => vec![Gated {
-            field: "platform.gcp.userProvisionedDNS".into(),
-            value: p.user_provisioned_dns.clone(),
-            gate: "GCPClusterHostedDNS",
-            unchecked_from: Some("4.20"),
-        }],
-        _ => Vec::new(),
-    }
-}
-
-fn vsphere_gated(p: &VSphere) -> Vec<Gated> {
+    let Platform::VSphere(p) = platform else {
+        return Vec::new();
+    };
     p.failure_domains
         .iter()
         .enumerate()
@@ -318,7 +307,6 @@ fn vsphere_gated(p: &VSphere) -> Vec<Gated> {
                 field,
                 value,
                 gate: "VSphereHostVMGroupZonal",
-                unchecked_from: None,
             })
         })
         .into_iter()

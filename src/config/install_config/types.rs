@@ -190,6 +190,72 @@ pub(crate) struct Azure {
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) ip_family: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) default_machine_platform: AzureMachinePool,
+    /// Filled in by the parser: whether the installer creates a user-assigned identity for the
+    /// VMs, which the cloud config's `useManagedIdentityExtension` follows from 4.19
+    /// (`InstallConfig.CreateAzureIdentity`).
+    #[serde(skip)]
+    pub(crate) creates_identity: bool,
+}
+
+/// `platform.azure` of a machine pool (and `defaultMachinePlatform`): only the identity is read.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct AzureMachinePool {
+    #[serde(default)]
+    pub(crate) identity: Option<AzureIdentity>,
+}
+
+/// A machine pool's `identity` (installer `pkg/types/azure` `VMIdentity`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AzureIdentity {
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) r#type: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) user_assigned_identities: Vec<Value>,
+}
+
+impl AzureIdentity {
+    /// Whether this identity still needs one the installer creates: none given, or
+    /// `UserAssigned` without identities.
+    fn needs_one(identity: Option<&Self>) -> bool {
+        identity
+            .is_none_or(|id| id.r#type == "UserAssigned" && id.user_assigned_identities.is_empty())
+    }
+}
+
+impl Azure {
+    /// `InstallConfig.CreateAzureIdentity` (installer `pkg/types/utils.go`, 4.19): never on
+    /// Azure Stack Hub; else when `defaultMachinePlatform` needs one and so does the first
+    /// compute pool or the control plane (each pool's own `platform.azure.identity`).
+    pub(crate) fn fill_identity(&mut self, d: &Document) -> anyhow::Result<()> {
+        let own = |pool: Option<&MachinePool>, at: &str| -> anyhow::Result<Option<AzureIdentity>> {
+            let platform = pool.map(|pool| super::decode::keys(&pool.platform));
+            Ok(
+                match platform.iter().flatten().find(|(key, _)| key == "azure") {
+                    Some((_, v)) if !v.is_null() => {
+                        super::decode::typed::<AzureMachinePool>(
+                            v,
+                            &format!("{at}.platform.azure"),
+                        )?
+                        .identity
+                    }
+                    _ => None,
+                },
+            )
+        };
+        let default_needs =
+            AzureIdentity::needs_one(self.default_machine_platform.identity.as_ref());
+        let compute_needs =
+            AzureIdentity::needs_one(own(d.compute.first(), "compute[0]")?.as_ref());
+        let control_plane_needs =
+            AzureIdentity::needs_one(own(d.control_plane.as_ref(), "controlPlane")?.as_ref());
+        self.creates_identity = self.cloud_name != AzureCloud::Stack
+            && default_needs
+            && (compute_needs || control_plane_needs);
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -215,6 +281,9 @@ pub(crate) struct Gcp {
     /// `firewallRulesManagement`: `Managed` or `Unmanaged` (installer 4.21+).
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) firewall_rules_management: String,
+    /// Service endpoint overrides (installer 4.19 and 4.20: copied into the Infrastructure).
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) service_endpoints: Vec<ServiceEndpoint>,
 }
 
 /// `platform.gcp.endpoint` (installer `pkg/types/gcp/platform.go` `PSCEndpoint`). Its

@@ -15,6 +15,7 @@ use super::super::Azure;
 use super::super::facts::{self, Missing, PlatformFacts};
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, bail};
+use ccm_catalogue::releases::data::Version;
 use serde_json::{Map, Value, json};
 
 /// The Secret keys the installer's Azure credentials (and the CCM's own Secret) carry.
@@ -25,6 +26,7 @@ pub(crate) fn derive(
     p: &Azure,
     infra_id: &str,
     facts: &PlatformFacts,
+    release: Option<Version>,
     missing: &mut Missing,
     data: &mut Map<String, Value>,
 ) -> Result<()> {
@@ -46,7 +48,7 @@ pub(crate) fn derive(
     let Some((subscription, tenant)) = ids else {
         return Ok(());
     };
-    let config = config_json(&Names::new(p, infra_id), p, &subscription, &tenant);
+    let config = config_json(&Names::new(p, infra_id), p, &subscription, &tenant, release);
     data.insert(
         "config".into(),
         json!(ccm_catalogue::go_encode::encode_indented(&config, "\t")?),
@@ -94,8 +96,23 @@ impl Names {
 /// StackCloud`) and the hub has no instance metadata service, so both are off, as in the Azure
 /// Stack Hub conformance case's installer config; `resourceManagerEndpoint` is the ARM
 /// endpoint there and omitted elsewhere.
-fn config_json(names: &Names, p: &Azure, subscription: &str, tenant: &str) -> Value {
+///
+/// By release (`azure/cloudproviderconfig.go` as openshift/installer-aro-wrapper vendors it on
+/// `release-4.18`, installer commit 14cd7a64e088, and `release-4.19`, commit 7e30b7d6b421):
+/// 4.18 turns the managed identity on everywhere but on Stack Hub, where it also sets
+/// `loadBalancerSku` to `basic`; from 4.19 the identity follows whether the installer creates
+/// one for the VMs (`UseManagedIdentity: CreateAzureIdentity()`) and Stack Hub keeps the
+/// standard SKU.
+fn config_json(
+    names: &Names,
+    p: &Azure,
+    subscription: &str,
+    tenant: &str,
+    release: Option<Version>,
+) -> Value {
     let stack = p.cloud_name == AzureCloud::Stack;
+    let is_4_18 = release.is_some_and(|r| r <= Version::new(4, 18));
+    let managed_identity = if is_4_18 { !stack } else { p.creates_identity };
     let mut config = Map::new();
     let mut put = |key: &str, value: Value| {
         config.insert(key.into(), value);
@@ -110,7 +127,7 @@ fn config_json(names: &Names, p: &Azure, subscription: &str, tenant: &str) -> Va
     ] {
         put(key, json!(""));
     }
-    put("useManagedIdentityExtension", json!(!stack));
+    put("useManagedIdentityExtension", json!(managed_identity));
     put("userAssignedIdentityID", json!(""));
     put("subscriptionId", json!(subscription));
     if stack {
@@ -124,7 +141,14 @@ fn config_json(names: &Names, p: &Azure, subscription: &str, tenant: &str) -> Va
     put("securityGroupName", json!(names.security_group));
     put("routeTableName", json!(names.route_table));
     put("vmType", json!("standard"));
-    put("loadBalancerSku", json!("standard"));
+    put(
+        "loadBalancerSku",
+        json!(if stack && is_4_18 {
+            "basic"
+        } else {
+            "standard"
+        }),
+    );
     put("cloudProviderBackoff", json!(true));
     put("useInstanceMetadata", json!(!stack));
     put("excludeMasterFromStandardLB", json!(false));
@@ -211,6 +235,8 @@ mod tests {
         Azure {
             region: "westeurope".into(),
             cloud_name: AzureCloud::Public,
+            // What the parser fills in when no pool names an identity.
+            creates_identity: true,
             ..Azure::default()
         }
     }
@@ -222,7 +248,7 @@ mod tests {
     fn public_cloud_json_is_the_installers_test_output() {
         let mut names = Names::new(&public(), "clusterid");
         names.security_group = "clusterid-node-nsg".into();
-        let config = config_json(&names, &public(), "subID", "tenantID");
+        let config = config_json(&names, &public(), "subID", "tenantID", None);
         let text = ccm_catalogue::go_encode::encode_indented(&config, "\t").expect("json");
         let expected = "{\n\t\"cloud\": \"AzurePublicCloud\",\n\t\"tenantId\": \"tenantID\",\n\t\"aadClientId\": \"\",\n\t\"aadClientSecret\": \"\",\n\t\"aadClientCertPath\": \"\",\n\t\"aadClientCertPassword\": \"\",\n\t\"useManagedIdentityExtension\": true,\n\t\"userAssignedIdentityID\": \"\",\n\t\"subscriptionId\": \"subID\",\n\t\"resourceGroup\": \"clusterid-rg\",\n\t\"location\": \"westeurope\",\n\t\"vnetName\": \"clusterid-vnet\",\n\t\"vnetResourceGroup\": \"clusterid-rg\",\n\t\"subnetName\": \"clusterid-worker-subnet\",\n\t\"securityGroupName\": \"clusterid-node-nsg\",\n\t\"routeTableName\": \"clusterid-node-routetable\",\n\t\"vmType\": \"standard\",\n\t\"loadBalancerSku\": \"standard\",\n\t\"cloudProviderBackoff\": true,\n\t\"useInstanceMetadata\": true,\n\t\"excludeMasterFromStandardLB\": false,\n\t\"cloudProviderBackoffDuration\": 6,\n\t\"putVMSSVMBatchSize\": 0,\n\t\"enableMigrateToIPBasedBackendPoolAPI\": false\n}\n";
         assert_eq!(text, expected);
@@ -255,9 +281,11 @@ mod tests {
         let p = Azure {
             cloud_name: AzureCloud::Stack,
             arm_endpoint: "https://management.local.azurestack.external".into(),
+            // The parser's: never on Azure Stack Hub.
+            creates_identity: false,
             ..public()
         };
-        let config = config_json(&Names::new(&p, "c-x"), &p, "s", "t");
+        let config = config_json(&Names::new(&p, "c-x"), &p, "s", "t", None);
         assert_eq!(config["cloud"], "AzureStackCloud");
         assert_eq!(
             config["resourceManagerEndpoint"],
@@ -272,9 +300,43 @@ mod tests {
             .expect("key");
         assert_eq!(keys[at + 1], "resourceManagerEndpoint");
         assert!(
-            config_json(&Names::new(&public(), "c-x"), &public(), "s", "t")
+            config_json(&Names::new(&public(), "c-x"), &public(), "s", "t", None)
                 .get("resourceManagerEndpoint")
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn the_4_18_installer_always_used_the_managed_identity_and_a_basic_sku_on_stack_hub() {
+        let at_4_18 = Some(Version::new(4, 18));
+        let own_identity = Azure {
+            creates_identity: false,
+            ..public()
+        };
+        let config = |p: &Azure, release| config_json(&Names::new(p, "c-x"), p, "s", "t", release);
+        assert_eq!(
+            config(&own_identity, at_4_18)["useManagedIdentityExtension"],
+            true
+        );
+        assert_eq!(
+            config(&own_identity, None)["useManagedIdentityExtension"],
+            false
+        );
+        assert_eq!(config(&public(), None)["useManagedIdentityExtension"], true);
+        let stack = Azure {
+            cloud_name: AzureCloud::Stack,
+            arm_endpoint: "https://management.hub".into(),
+            creates_identity: false,
+            ..public()
+        };
+        assert_eq!(config(&stack, at_4_18)["loadBalancerSku"], "basic");
+        assert_eq!(
+            config(&stack, at_4_18)["useManagedIdentityExtension"],
+            false
+        );
+        assert_eq!(
+            config(&stack, Some(Version::new(4, 19)))["loadBalancerSku"],
+            "standard"
         );
     }
 

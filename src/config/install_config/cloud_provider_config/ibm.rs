@@ -17,6 +17,7 @@
 use super::super::facts::{self, Missing, PlatformFacts};
 use super::super::{IbmCloud, PowerVs, ServiceEndpoint};
 use anyhow::{Result, anyhow};
+use ccm_catalogue::releases::data::Version;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 
@@ -56,6 +57,9 @@ pub(crate) struct Cluster<'a> {
     /// `--ibm-instance-crn`, the account ID's source.
     pub(crate) crn: Option<&'a str>,
     pub(crate) facts: &'a PlatformFacts,
+    /// The release rendered (None: the newest): PowerVS's template gained
+    /// `rmEndpointOverride` at 4.19.
+    pub(crate) release: Option<Version>,
 }
 
 pub(crate) fn ibmcloud(
@@ -68,6 +72,7 @@ pub(crate) fn ibmcloud(
         infra_id,
         crn,
         facts,
+        ..
     } = cluster;
     let account = account(crn, missing)?;
     // Existing subnets are named in the install-config; the installer looks them up by name,
@@ -136,6 +141,13 @@ pub(crate) fn ibmcloud(
     text.push_str("\n\n");
     data.insert("config".into(), json!(text));
     Ok(())
+}
+
+/// Whether PowerVS's template has the `rmEndpointOverride` line: not at 4.18, whose template
+/// ends at `rcEndpointOverride` (`powervs/cloudproviderconfig.go` as
+/// openshift/installer-aro-wrapper vendors it on `release-4.18`, installer 14cd7a64e088).
+fn has_rm_line(release: Option<Version>) -> bool {
+    release.is_none_or(|r| r > Version::new(4, 18))
 }
 
 /// `getVpcSubnetNames`: `<infraID>-subnet-control-plane-<zone>` and
@@ -278,6 +290,7 @@ pub(crate) fn powervs(
         infra_id,
         crn,
         facts,
+        release,
     } = cluster;
     let account = account(crn, missing)?;
     let vpc_region = if p.vpc_region.is_empty() {
@@ -338,6 +351,9 @@ pub(crate) fn powervs(
         ("rcEndpointOverride", overrides.rc),
         ("rmEndpointOverride", overrides.rm),
     ] {
+        if key == "rmEndpointOverride" && !has_rm_line(release) {
+            continue;
+        }
         let _ = writeln!(text, "{key} = {value}");
     }
     data.insert("config".into(), json!(text));
@@ -399,6 +415,7 @@ mod tests {
                 infra_id,
                 crn,
                 facts,
+                release: None,
             },
             &mut missing,
             &mut data,

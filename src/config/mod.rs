@@ -99,8 +99,10 @@ impl ClusterConfig {
             .as_deref()
             .map(inputs::credentials::load)
             .transpose()?;
-        let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref())?;
+        // The release before the install-config: what its installer derives depends on it.
         let images = inputs::images::load(&files.images)?;
+        let release = select_release(files.release.as_deref(), &images, &files.images)?;
+        let (infrastructure, derived) = load_infrastructure(files, credentials.as_ref(), release)?;
         let cloud_config = load_cloud_config(files, derived.as_ref(), &infrastructure)?;
         let mut warnings = Vec::new();
         if let Some((d, path)) = &derived {
@@ -118,7 +120,6 @@ impl ClusterConfig {
         };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
-        let release = select_release(files.release.as_deref(), &images, &files.images)?;
         if let Some((d, path)) = &derived {
             check_release_gates(d, path, release)?;
         }
@@ -269,6 +270,7 @@ fn select_release(
 fn load_infrastructure<'a>(
     files: &'a InputFiles,
     credentials: Option<&Credentials>,
+    release: &ccm_catalogue::releases::Release,
 ) -> Result<(
     Infrastructure,
     Option<(crate::config::install_config::Derived, &'a Utf8Path)>,
@@ -292,6 +294,9 @@ fn load_infrastructure<'a>(
                 flags: flags.clone(),
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
+                release: crate::config::install_config::installer_release::InstallerRelease::of(
+                    &release.name,
+                )?,
             };
             let derived = crate::config::install_config::derive(&install_config, &options)
                 .with_context(|| path.to_string())?;

@@ -163,6 +163,10 @@ pub(crate) struct Aws {
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) ip_family: String,
+    /// Whether the install-config gives `ipFamily` (filled in by the parser before the
+    /// default): a release whose installer has no such field refuses it.
+    #[serde(skip)]
+    pub(crate) ip_family_given: bool,
     /// `Classic` or `NLB`; defaults to `NLB` for dual stack (`super::platform`).
     #[serde(default, rename = "lbType", deserialize_with = "nullable")]
     pub(crate) lb_type: String,
@@ -190,6 +194,12 @@ pub(crate) struct Azure {
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) ip_family: String,
+    /// As [`Aws::ip_family_given`].
+    #[serde(skip)]
+    pub(crate) ip_family_given: bool,
+    /// `Enabled` or `Disabled` (installer 4.21+).
+    #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
+    pub(crate) user_provisioned_dns: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -209,6 +219,9 @@ pub(crate) struct Gcp {
     pub(crate) user_tags: Vec<GcpTag>,
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub(crate) user_provisioned_dns: String,
+    /// Service endpoint overrides (installer 4.19 and 4.20: copied into the Infrastructure).
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) service_endpoints: Vec<ServiceEndpoint>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -341,6 +354,9 @@ pub(crate) struct Vips {
     pub(crate) ingress_vip: String,
     #[serde(default)]
     pub(crate) load_balancer: Option<LoadBalancer>,
+    /// `Internal` or `External` (installer 4.21+, `OnPremDNSRecords`); not derived, refused.
+    #[serde(default, rename = "dnsRecordsType", deserialize_with = "nullable")]
+    pub(crate) dns_records_type: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

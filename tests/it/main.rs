@@ -26,6 +26,7 @@ mod ignition;
 mod image_references;
 mod install_config;
 mod install_config_accepts;
+mod installer_infrastructure;
 mod layers;
 mod man;
 mod matrix;

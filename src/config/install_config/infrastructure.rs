@@ -426,8 +426,10 @@ fn vsphere_members(
 ) -> Result<(Value, Value)> {
     let machine_networks = machine_networks(ic)?;
     let networks = vsphere_machine_networks(p, &machine_networks, release);
+    // Without VIPs the installer writes `VSpherePlatformStatus{}`, whose lists are not
+    // omitempty (`null`).
     let mut status = if p.vips.api_vips.is_empty() {
-        json!({})
+        json!({"apiServerInternalIPs": null, "ingressIPs": null})
     } else {
         vip_status(&p.vips, release.vsphere_singular_vips())
     };
@@ -486,13 +488,18 @@ fn vsphere_spec(
         })
         .map(|fd| vsphere_failure_domain(fd, infra_id))
         .collect();
-    let mut spec = json!({"vcenters": vcenters, "machineNetworks": networks});
+    // `apiServerInternalIPs` and `ingressIPs` are not omitempty (`types.StringsToIPs` gives `[]`
+    // for none), nor in effect is the `nodeNetworking` struct: without VSphereMultiNetworks
+    // its zero value is written, `{external: {}, internal: {}}`.
+    let mut spec = json!({
+        "vcenters": vcenters,
+        "machineNetworks": networks,
+        "apiServerInternalIPs": p.vips.api_vips,
+        "ingressIPs": p.vips.ingress_vips,
+        "nodeNetworking": {"external": {}, "internal": {}},
+    });
     if !failure_domains.is_empty() {
         spec["failureDomains"] = json!(failure_domains);
-    }
-    if !p.vips.api_vips.is_empty() {
-        spec["apiServerInternalIPs"] = json!(p.vips.api_vips);
-        spec["ingressIPs"] = json!(p.vips.ingress_vips);
     }
     if let Some(machine_networks) = node_networking {
         spec["nodeNetworking"] = match &p.node_networking {

@@ -1499,8 +1499,9 @@ fn temp_text(text: &str) -> tempfile::NamedTempFile {
 #[test]
 fn dual_stack_without_its_feature_set_is_refused_naming_the_gate() {
     let credentials = s(&testdata("credentials/azure.yaml"));
-    // AWSDualStackInstall is previews-only at 4.21 and 4.22 and in every fixed set at 4.23
-    // (openshift/api release-4.2x features.go); AzureDualStackInstall previews-only throughout.
+    // The installer has ipFamily from 4.22 (installer PR #10207); AWSDualStackInstall is
+    // previews-only at 4.22 and in every fixed set at 4.23 (openshift/api release-4.2x
+    // features.go); AzureDualStackInstall previews-only throughout.
     for (name, field, gate, extra) in [
         (
             "aws-dualstack-ipv6-primary.yaml",
@@ -1512,7 +1513,7 @@ fn dual_stack_without_its_feature_set_is_refused_naming_the_gate() {
             "aws-dualstack-existing-vpc-proxy.yaml",
             "platform.aws.ipFamily",
             "AWSDualStackInstall",
-            vec!["--release", "4.21"],
+            vec!["--release", "4.22"],
         ),
         (
             "azure-dualstack-existing-vnet.yaml",
@@ -1541,7 +1542,7 @@ fn dual_stack_without_its_feature_set_is_refused_naming_the_gate() {
         let fg = by_kind(&docs, "FeatureGate").expect("FeatureGate");
         assert_eq!(fg["spec"]["customNoUpgrade"]["enabled"][0], gate);
     }
-    // At 4.23 the AWS examples need no feature set; before 4.21 the installer has no ipFamily.
+    // At 4.23 the AWS examples need no feature set; before 4.22 the installer has no ipFamily.
     let text = std::fs::read_to_string(docs_example("aws-dualstack-ipv6-primary.yaml"))
         .expect("read")
         .replace("featureSet: TechPreviewNoUpgrade\n", "");
@@ -1555,9 +1556,9 @@ fn dual_stack_without_its_feature_set_is_refused_naming_the_gate() {
     );
     assert_refused_in_one_line(
         file.path(),
-        &["--release", "4.20"],
+        &["--release", "4.21"],
         &[
-            "platform.aws.ipFamily: \"DualStackIPv6Primary\": the installer of OpenShift 4.20 has no such field; it arrives in 4.21",
+            "platform.aws.ipFamily: \"DualStackIPv6Primary\": the installer of OpenShift 4.21 has no such field; it arrives in 4.22",
         ],
     );
 }

@@ -9,7 +9,8 @@
 //!   `*ClusterHostedDNSInstall`, `GCPCustomAPIEndpointsInstall` from 4.20; `GCPClusterHostedDNSInstall`
 //!   Default-on at 4.21 and gone from 4.22; `AzureClusterHostedDNSInstall` Default-on at 4.22 and
 //!   gone from 4.23; `AWSDualStackInstall`, `AzureDualStackInstall` from 4.21,
-//!   `AWSDualStackInstall` Default-on at 4.23; `VSphereMultiNetworks` Default-on from 4.20;
+//!   `AWSDualStackInstall` Default-on at 4.23 (the installer reads `ipFamily` from 4.22, installer
+//!   PR #10207); `VSphereMultiNetworks` Default-on from 4.20;
 //!   `OnPremDNSRecords` from 4.21, previews only). The installer checks each gated field against
 //!   them (`pkg/types/{aws,azure,gcp}/validation/featuregates.go` `GatedFeatures`, "this field is
 //!   protected by the … feature gate").
@@ -20,7 +21,7 @@
 //!   the search index holds: the 4.19 version expects GCP `serviceEndpoints` in the status and
 //!   vSphere VIPs (`/32`, `/128`) in the spec's and the status's `machineNetworks`, with the
 //!   singular `apiServerInternalIP`/`ingressIP`, and no Azure `cloudLoadBalancerConfig` nor
-//!   `ipFamily`; the version that expects `ipFamily` (so 4.21 or later) expects Azure's
+//!   `ipFamily`; the version that expects `ipFamily` (so 4.22 or later) expects Azure's
 //!   `cloudLoadBalancerConfig`, no GCP `serviceEndpoints`, vSphere's plural VIP lists only, the
 //!   VIP networks added once each, and `nodeNetworking` from the machine networks under the
 //!   Default set. `pkg/asset/manifests/infrastructure.go` of 4.18 (the version with AWS's
@@ -111,9 +112,11 @@ impl InstallerRelease {
         format!("4.{}", self.minor)
     }
 
-    /// Status `ipFamily` for AWS and Azure (`openshift/api` 4.21).
+    /// Status `ipFamily` for AWS and Azure: installer PR #10207 ("Install-config and Infra
+    /// manifest updates for DualStack for AWS and Azure"), merged after the 4.21 branch; the
+    /// AWS dual-stack install docs are for 4.22 (openshift-docs PR #111527).
     pub(crate) fn writes_ip_family(self) -> bool {
-        self.minor >= 21
+        self.minor >= 22
     }
 
     /// Azure's status `cloudLoadBalancerConfig.dnsType` (with `platform.azure.userProvisionedDNS`).
@@ -176,12 +179,12 @@ impl InstallerRelease {
                 _ => Presence::Free,
             },
             Field::AwsIpFamily => match m {
-                ..=20 => Presence::NotYet { since: 21 },
-                21..=22 => gate("AWSDualStackInstall", PREVIEWS),
+                ..=21 => Presence::NotYet { since: 22 },
+                22 => gate("AWSDualStackInstall", PREVIEWS),
                 _ => gate("AWSDualStackInstall", FIXED),
             },
             Field::AzureIpFamily => match m {
-                ..=20 => Presence::NotYet { since: 21 },
+                ..=21 => Presence::NotYet { since: 22 },
                 _ => gate("AzureDualStackInstall", PREVIEWS),
             },
             Field::GcpServiceEndpoints => match m {
@@ -211,8 +214,8 @@ mod tests {
     fn fields_arrive_and_leave_at_their_releases() {
         let at = |m: &str, f| InstallerRelease::of(m).expect("release").presence(f);
         assert_eq!(
-            at("4.20", Field::AwsIpFamily),
-            Presence::NotYet { since: 21 }
+            at("4.21", Field::AwsIpFamily),
+            Presence::NotYet { since: 22 }
         );
         assert_eq!(
             at("4.18", Field::GcpServiceEndpoints),

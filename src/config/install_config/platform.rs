@@ -109,7 +109,6 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             let mut p: Aws = typed(&value, &at)?;
             require("region", &p.region)?;
             user_provisioned_dns(&p.user_provisioned_dns, &at)?;
-            p.ip_family_given = !p.ip_family.is_empty();
             ip_family(&mut p.ip_family, &at)?;
             // pkg/types/aws/defaults/platform.go SetPlatformDefaults: dual stack defaults
             // the load balancer type to NLB.
@@ -191,7 +190,6 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
         bail!("{at}.region: required");
     }
     user_provisioned_dns(&p.user_provisioned_dns, at)?;
-    p.ip_family_given = !p.ip_family.is_empty();
     ip_family(&mut p.ip_family, at)?;
     if p.cloud_name == AzureCloud::Stack {
         if p.arm_endpoint.is_empty() {

@@ -11,8 +11,9 @@ use super::{InstallConfig, feature_gate::Selection};
 use anyhow::{Result, bail};
 
 /// A field the install-config sets: its path, its value for messages, and whether its gate
-/// matters (a dual-stack `ipFamily` is gated, `IPv4` is not; `userProvisionedDNS: Disabled`
-/// is not).
+/// matters (`userProvisionedDNS: Disabled` is not gated). `ipFamily` counts only with a
+/// dual-stack value: `IPv4`, the default, is what every installer does, with the field or
+/// without.
 struct Set {
     field: Field,
     path: String,
@@ -39,12 +40,12 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
                 "platform.aws.userProvisionedDNS",
                 &p.user_provisioned_dns,
             ));
-            if p.ip_family_given {
+            if is_dual_stack(&p.ip_family) {
                 out.push(set(
                     Field::AwsIpFamily,
                     "platform.aws.ipFamily",
                     &p.ip_family,
-                    is_dual_stack(&p.ip_family),
+                    true,
                 ));
             }
         }
@@ -54,12 +55,12 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
                 "platform.azure.userProvisionedDNS",
                 &p.user_provisioned_dns,
             ));
-            if p.ip_family_given {
+            if is_dual_stack(&p.ip_family) {
                 out.push(set(
                     Field::AzureIpFamily,
                     "platform.azure.ipFamily",
                     &p.ip_family,
-                    is_dual_stack(&p.ip_family),
+                    true,
                 ));
             }
         }

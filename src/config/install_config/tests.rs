@@ -296,8 +296,8 @@ fn dual_stack_needs_its_gate_and_the_primary_family_first() {
         p.lb_type, "NLB",
         "dual stack defaults the load balancer to NLB"
     );
-    // The gate is checked with the release: previews only at 4.21 and 4.22, Default-on at 4.23,
-    // and no such field before 4.21.
+    // The gate is checked with the release: previews only at 4.22, Default-on at 4.23, and no
+    // such field before 4.22.
     let at = |release: &str| Options {
         release: installer_release::InstallerRelease::of(release).expect("a release"),
         ..Options::default()
@@ -309,8 +309,8 @@ fn dual_stack_needs_its_gate_and_the_primary_family_first() {
         "{e}"
     );
     assert!(derive(&ungated, &at("4.23")).is_ok());
-    let e = format!("{:#}", derive(&ungated, &at("4.20")).expect_err("no field"));
-    assert!(e.contains("has no such field; it arrives in 4.21"), "{e}");
+    let e = format!("{:#}", derive(&ungated, &at("4.21")).expect_err("no field"));
+    assert!(e.contains("has no such field; it arrives in 4.22"), "{e}");
     assert!(
         err(dual("DualStackIPv6Primary", "TechPreviewNoUpgrade"))
             .contains("list the IPv6 network first")

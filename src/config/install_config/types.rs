@@ -163,10 +163,6 @@ pub(crate) struct Aws {
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) ip_family: String,
-    /// Whether the install-config gives `ipFamily` (filled in by the parser before the
-    /// default): a release whose installer has no such field refuses it.
-    #[serde(skip)]
-    pub(crate) ip_family_given: bool,
     /// `Classic` or `NLB`; defaults to `NLB` for dual stack (`super::platform`).
     #[serde(default, rename = "lbType", deserialize_with = "nullable")]
     pub(crate) lb_type: String,
@@ -194,9 +190,6 @@ pub(crate) struct Azure {
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) ip_family: String,
-    /// As [`Aws::ip_family_given`].
-    #[serde(skip)]
-    pub(crate) ip_family_given: bool,
     /// `Enabled` or `Disabled` (installer 4.21+).
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub(crate) user_provisioned_dns: String,

@@ -9,7 +9,8 @@
 //!   `*ClusterHostedDNSInstall`, `GCPCustomAPIEndpointsInstall` from 4.20; `GCPClusterHostedDNSInstall`
 //!   Default-on at 4.21 and gone from 4.22; `AzureClusterHostedDNSInstall` Default-on at 4.22 and
 //!   gone from 4.23; `AWSDualStackInstall`, `AzureDualStackInstall` from 4.21,
-//!   `AWSDualStackInstall` Default-on at 4.23 (the installer reads `ipFamily` from 4.22, installer
+//!   `AWSEuropeanSovereignCloudInstall` from 4.22, previews only; `AWSDualStackInstall` Default-on
+//!   at 4.23 (the installer reads `ipFamily` from 4.22, installer
 //!   PR #10207); `VSphereMultiNetworks` Default-on from 4.20;
 //!   `OnPremDNSRecords` from 4.21, previews only). The installer checks each gated field against
 //!   them (`pkg/types/{aws,azure,gcp}/validation/featuregates.go` `GatedFeatures`, "this field is
@@ -77,6 +78,8 @@ pub(crate) enum Field {
     AzureIpFamily,
     /// `platform.gcp.serviceEndpoints`.
     GcpServiceEndpoints,
+    /// `platform.aws.region` in the AWS European Sovereign Cloud (`eusc-…`).
+    AwsSovereignRegion,
 }
 
 /// What a release's installer does with a [`Field`].
@@ -186,6 +189,13 @@ impl InstallerRelease {
             Field::AzureIpFamily => match m {
                 ..=21 => Presence::NotYet { since: 22 },
                 _ => gate("AzureDualStackInstall", PREVIEWS),
+            },
+            // pkg/types/aws/validation/featuregates.go: `strings.HasPrefix(c.AWS.Region,
+            // "eusc-")`, from the release whose openshift/api has the gate (4.22); the older
+            // installers check no gate for it.
+            Field::AwsSovereignRegion => match m {
+                ..=21 => Presence::Free,
+                _ => gate("AWSEuropeanSovereignCloudInstall", PREVIEWS),
             },
             Field::GcpServiceEndpoints => match m {
                 ..=18 => Presence::NotYet { since: 19 },

@@ -40,6 +40,14 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
                 "platform.aws.userProvisionedDNS",
                 &p.user_provisioned_dns,
             ));
+            if p.region.starts_with("eusc-") {
+                out.push(set(
+                    Field::AwsSovereignRegion,
+                    "platform.aws.region",
+                    &p.region,
+                    true,
+                ));
+            }
             if is_dual_stack(&p.ip_family) {
                 out.push(set(
                     Field::AwsIpFamily,

@@ -426,3 +426,22 @@ fn nutanix_puts_the_ipv4_vip_first() {
     assert_eq!(p.vips.api_vips, ["10.0.0.5", "fd00::5"]);
     assert_eq!(p.vips.ingress_vips, ["10.0.0.6", "fd00::6"]);
 }
+
+#[test]
+fn the_aws_european_sovereign_cloud_needs_its_gate_from_4_22() {
+    let mut d = base();
+    d["platform"]["aws"]["region"] = json!("eusc-de-east-1");
+    let ic = parse(&d).expect("parses");
+    let at = |release: &str| Options {
+        release: installer_release::InstallerRelease::of(release).expect("a release"),
+        ..Options::default()
+    };
+    let e = format!("{:#}", derive(&ic, &at("4.23")).expect_err("gated"));
+    assert!(
+        e.starts_with("platform.aws.region: \"eusc-de-east-1\": this field is protected by the AWSEuropeanSovereignCloudInstall feature gate"),
+        "{e}"
+    );
+    assert!(derive(&ic, &at("4.21")).is_ok());
+    d["featureSet"] = json!("TechPreviewNoUpgrade");
+    assert!(derive(&parse(&d).expect("parses"), &at("4.23")).is_ok());
+}

@@ -96,14 +96,18 @@ pub(crate) enum Presence {
 }
 
 impl InstallerRelease {
-    /// The installer of release `name` (`X.Y`, as the release catalogue names it).
+    /// The installer of release `name` (`X.Y`, as the release catalogue names it). A 4.x release
+    /// newer than the ones described here (one `provider import` has just added) is derived as
+    /// the newest described, until its installer's differences are recorded here.
     pub(crate) fn of(name: &str) -> Result<Self> {
         let minor = name
             .strip_prefix("4.")
             .and_then(|m| m.parse::<u8>().ok())
-            .filter(|m| (OLDEST..=NEWEST).contains(m));
+            .filter(|m| *m >= OLDEST);
         match minor {
-            Some(minor) => Ok(Self { minor }),
+            Some(minor) => Ok(Self {
+                minor: minor.min(NEWEST),
+            }),
             None => bail!(
                 "release {name:?}: the install-config derivation knows the installers of 4.{OLDEST} to 4.{NEWEST}"
             ),
@@ -215,7 +219,8 @@ mod tests {
     fn releases_are_named_as_the_catalogue_names_them() {
         assert_eq!(InstallerRelease::of("4.21").expect("4.21").name(), "4.21");
         assert_eq!(InstallerRelease::default().name(), "4.23");
-        for bad in ["4.17", "4.24", "5.0", "4", ""] {
+        assert_eq!(InstallerRelease::of("4.24").expect("newer").name(), "4.23");
+        for bad in ["4.17", "5.0", "4", ""] {
             assert!(InstallerRelease::of(bad).is_err(), "{bad}");
         }
     }

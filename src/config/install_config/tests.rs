@@ -445,3 +445,57 @@ fn the_aws_european_sovereign_cloud_needs_its_gate_from_4_22() {
     d["featureSet"] = json!("TechPreviewNoUpgrade");
     assert!(derive(&parse(&d).expect("parses"), &at("4.23")).is_ok());
 }
+
+#[test]
+fn vsphere_vip_networks_follow_the_release() {
+    let mut d = base();
+    d["platform"] = json!({"vsphere": {
+        "vcenters": [{"server": "vc", "datacenters": ["DC1"]}],
+        "failureDomains": [{"name": "a", "server": "vc", "topology": {"datacenter": "DC1", "computeCluster": "/DC1/host/C1", "datastore": "/DC1/datastore/DS1", "networks": ["n"]}}],
+        "apiVIPs": ["10.0.0.5"], "ingressVIPs": ["10.0.0.6"],
+    }});
+    d["networking"] = json!({"machineNetwork": [{"cidr": "10.0.0.0/16"}, {"cidr": "10.0.0.5/32"}]});
+    let ic = parse(&d).expect("valid");
+    let at = |release: &str| {
+        let options = Options {
+            release: installer_release::InstallerRelease::of(release).expect("a release"),
+            ..Options::default()
+        };
+        derive(&ic, &options).expect("derives").infrastructure
+    };
+    let networks = |infra: &Value, at: &str| -> Vec<String> {
+        serde_json::from_value(infra.pointer(at).expect("machineNetworks").clone()).expect("list")
+    };
+    // 4.18: the machine networks alone, in the spec and the status, with the singular VIPs.
+    let old = at("4.18");
+    assert_eq!(
+        networks(&old, "/status/platformStatus/vsphere/machineNetworks"),
+        ["10.0.0.0/16", "10.0.0.5/32"]
+    );
+    assert_eq!(
+        old["status"]["platformStatus"]["vsphere"]["apiServerInternalIP"],
+        "10.0.0.5"
+    );
+    // 4.19 and 4.20: every VIP appended to both, even one already there.
+    let appended = at("4.20");
+    for path in [
+        "/spec/platformSpec/vsphere/machineNetworks",
+        "/status/platformStatus/vsphere/machineNetworks",
+    ] {
+        assert_eq!(
+            networks(&appended, path),
+            ["10.0.0.0/16", "10.0.0.5/32", "10.0.0.5/32", "10.0.0.6/32"]
+        );
+    }
+    // 4.21 on: once each, and only the VIP lists in the status.
+    let new = at("4.21");
+    assert_eq!(
+        networks(&new, "/status/platformStatus/vsphere/machineNetworks"),
+        ["10.0.0.0/16", "10.0.0.5/32", "10.0.0.6/32"]
+    );
+    assert!(
+        new["status"]["platformStatus"]["vsphere"]
+            .get("apiServerInternalIP")
+            .is_none()
+    );
+}

@@ -126,7 +126,9 @@ impl InstallerRelease {
         self.minor >= 22
     }
 
-    /// Azure's status `cloudLoadBalancerConfig.dnsType` (with `platform.azure.userProvisionedDNS`).
+    /// Azure's status `cloudLoadBalancerConfig.dnsType` (with `platform.azure.userProvisionedDNS`):
+    /// Azure user-provisioned DNS is a Technology Preview of 4.21 and GA in 4.22 (OpenShift
+    /// release notes, openshift-docs PRs #105026 and #110484).
     pub(crate) fn writes_azure_dns_type(self) -> bool {
         self.minor >= 21
     }

@@ -192,6 +192,12 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
     user_provisioned_dns(&p.user_provisioned_dns, at)?;
     ip_family(&mut p.ip_family, at)?;
     if p.cloud_name == AzureCloud::Stack {
+        // installer PR #10279 (OCPBUGS-74631): custom DNS is not supported on Azure Stack Hub.
+        if p.user_provisioned_dns == "Enabled" {
+            bail!(
+                "{at}.userProvisionedDNS: \"Enabled\": userProvisionedDNS is not supported on Azure Stack Hub"
+            );
+        }
         if p.arm_endpoint.is_empty() {
             bail!("{at}.armEndpoint: required");
         }

@@ -417,7 +417,7 @@ fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
 
 /// vSphere's spec and status. The status carries the VIPs when there are some (the deprecated
 /// single values only up to 4.20) and, from 4.19, the spec's `machineNetworks` with the VIP
-/// networks (installer PR #9526; before it the machine networks alone).
+/// networks (installer PRs #9526 and #9743; before them the machine networks alone).
 fn vsphere_members(
     ic: &InstallConfig,
     p: &super::VSphere,
@@ -444,8 +444,8 @@ fn vsphere_members(
 }
 
 /// The spec's `machineNetworks`: `networking.machineNetwork`, then from 4.19 each API VIP and
-/// each Ingress VIP as a `/32` or `/128` network (`vipsToCIDRs`, `vip + mask` as written), from
-/// 4.21 only when not already there (`slices.Contains`).
+/// each Ingress VIP as a `/32` or `/128` network (`vipsToCIDRs`, `vip + mask` as written), only
+/// when not already there (`slices.Contains`).
 fn vsphere_machine_networks(
     p: &super::VSphere,
     machine_networks: &[String],
@@ -458,7 +458,7 @@ fn vsphere_machine_networks(
     for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
         let mask = if vip.contains(':') { "/128" } else { "/32" };
         let cidr = format!("{vip}{mask}");
-        if !release.vsphere_vip_networks_once() || !networks.contains(&cidr) {
+        if !networks.contains(&cidr) {
             networks.push(cidr);
         }
     }

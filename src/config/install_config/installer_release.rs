@@ -24,7 +24,8 @@
 //!   singular `apiServerInternalIP`/`ingressIP`, and no Azure `cloudLoadBalancerConfig` nor
 //!   `ipFamily`; the version that expects `ipFamily` (so 4.22 or later) expects Azure's
 //!   `cloudLoadBalancerConfig`, no GCP `serviceEndpoints`, vSphere's plural VIP lists only, the
-//!   VIP networks added once each, and `nodeNetworking` from the machine networks under the
+//!   VIP networks added once each (installer PR #9743), and `nodeNetworking` from the machine
+//!   networks under the
 //!   Default set. `pkg/asset/manifests/infrastructure.go` of 4.18 (the version with AWS's
 //!   `cloudLoadBalancerConfig` and no GCP `serviceEndpoints`) sets the vSphere status's
 //!   `machineNetworks` from `networking.machineNetwork` alone; the VIPs were added to both by
@@ -139,14 +140,12 @@ impl InstallerRelease {
     }
 
     /// vSphere: each API and Ingress VIP as a `/32` or `/128` network, appended to the spec's
-    /// `machineNetworks`, which the status's `machineNetworks` then repeats.
+    /// `machineNetworks` unless already there, which the status's `machineNetworks` then
+    /// repeats: installer PR #9526 (OCPBUGS-36553) and its fix PR #9743 (OCPBUGS-56601, May
+    /// 2025: the Infrastructure's validation rejects duplicates, `self.all(x, self.exists_one(y,
+    /// x == y))`), so every release that appends the VIPs does so once each at its head.
     pub(crate) fn vsphere_vip_networks(self) -> bool {
         self.minor >= 19
-    }
-
-    /// vSphere: a VIP network already in the list is not added again (`slices.Contains`).
-    pub(crate) fn vsphere_vip_networks_once(self) -> bool {
-        self.minor >= 21
     }
 
     /// vSphere: the status's deprecated `apiServerInternalIP` and `ingressIP` besides the lists.

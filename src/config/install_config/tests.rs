@@ -476,7 +476,7 @@ fn vsphere_vip_networks_follow_the_release() {
         old["status"]["platformStatus"]["vsphere"]["apiServerInternalIP"],
         "10.0.0.5"
     );
-    // 4.19 and 4.20: every VIP appended to both, even one already there.
+    // From 4.19: every VIP appended to both, once; up to 4.20 with the singular VIPs too.
     let appended = at("4.20");
     for path in [
         "/spec/platformSpec/vsphere/machineNetworks",
@@ -484,10 +484,14 @@ fn vsphere_vip_networks_follow_the_release() {
     ] {
         assert_eq!(
             networks(&appended, path),
-            ["10.0.0.0/16", "10.0.0.5/32", "10.0.0.5/32", "10.0.0.6/32"]
+            ["10.0.0.0/16", "10.0.0.5/32", "10.0.0.6/32"]
         );
     }
-    // 4.21 on: once each, and only the VIP lists in the status.
+    assert_eq!(
+        appended["status"]["platformStatus"]["vsphere"]["ingressIP"],
+        "10.0.0.6"
+    );
+    // 4.21 on: only the VIP lists in the status.
     let new = at("4.21");
     assert_eq!(
         networks(&new, "/status/platformStatus/vsphere/machineNetworks"),

@@ -296,6 +296,9 @@ fn load_infrastructure<'a>(
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
                 cloud_config_release: ccm_catalogue::releases::data::minor_of(&release.name),
+                release: crate::config::install_config::installer_release::InstallerRelease::of(
+                    &release.name,
+                )?,
             };
             let derived = crate::config::install_config::derive(&install_config, &options)
                 .with_context(|| path.to_string())?;

@@ -35,8 +35,6 @@ pub(crate) struct InstallConfig {
     pub(crate) publish: String,
     /// `cpuPartitioningMode: AllNodes`.
     pub(crate) cpu_partitioning_all_nodes: bool,
-    /// Whether the `VSphereMultiNetworks` gate is on for this install-config's feature set.
-    pub(crate) vsphere_multi_networks: bool,
     /// `featureSet` and `featureGates`.
     pub(crate) features: feature_gate::Selection,
     /// Whether image mirrors are configured (`imageDigestSources`, `imageContentSources`).

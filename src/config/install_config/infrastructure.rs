@@ -2,6 +2,7 @@
 //! `topologies.go`, `vsphere/infrastructure.go`, `nutanix/infrastructure.go`,
 //! `external/infrastructure.go`).
 
+use super::installer_release::InstallerRelease;
 use super::{InstallConfig, Platform, Vips};
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -15,9 +16,10 @@ pub(crate) fn derive(
     infra_id: &str,
     writes_cloud_config: bool,
     ibm_instance_crn: Option<&str>,
+    release: InstallerRelease,
 ) -> Result<Value> {
     let (control_plane_topology, infrastructure_topology) = topologies(ic);
-    let members = platform(ic, infra_id, ibm_instance_crn)?;
+    let members = platform(ic, infra_id, ibm_instance_crn, release)?;
     let member_key = member_key(&ic.platform);
     let platform_type = members.platform.as_str();
     let mut platform_spec = json!({"type": platform_type});
@@ -110,11 +112,24 @@ fn members(platform: PlatformType, spec: Option<Value>, status: Option<Value>) -
 
 // Reads better whole: one arm per platform, each the installer's platform status for it, read
 // side by side.
-fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Members> {
+fn platform(
+    ic: &InstallConfig,
+    infra_id: &str,
+    crn: Option<&str>,
+    release: InstallerRelease,
+) -> Result<Members> {
     Ok(match &ic.platform {
-        Platform::Aws(p) => members(PlatformType::Aws, Some(aws_spec(p)), Some(aws_status(p))),
-        Platform::Azure(p) => members(PlatformType::Azure, None, Some(azure_status(p, infra_id))),
-        Platform::Gcp(p) => members(PlatformType::Gcp, None, Some(gcp_status(p))),
+        Platform::Aws(p) => members(
+            PlatformType::Aws,
+            Some(aws_spec(p)),
+            Some(aws_status(p, release)),
+        ),
+        Platform::Azure(p) => members(
+            PlatformType::Azure,
+            None,
+            Some(azure_status(p, infra_id, release)),
+        ),
+        Platform::Gcp(p) => members(PlatformType::Gcp, None, Some(gcp_status(p, release))),
         Platform::IbmCloud(p) => {
             let crn = required_crn(crn, &ic.publish, "ibmcloud")?;
             let mut status = json!({
@@ -175,21 +190,11 @@ fn platform(ic: &InstallConfig, infra_id: &str, crn: Option<&str>) -> Result<Mem
             members(PlatformType::OpenStack, Some(spec), Some(status))
         }
         Platform::VSphere(p) => {
-            let machine_networks = machine_networks(ic)?;
-            let mut status = if p.vips.api_vips.is_empty() {
-                json!({})
-            } else {
-                vip_status(&p.vips)
-            };
-            status["machineNetworks"] = json!(machine_networks);
-            members(
-                PlatformType::VSphere,
-                Some(vsphere_spec(ic, p, infra_id, &machine_networks)),
-                Some(status),
-            )
+            let (spec, status) = vsphere_members(ic, p, infra_id, release)?;
+            members(PlatformType::VSphere, Some(spec), Some(status))
         }
         Platform::Nutanix(p) => {
-            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips));
+            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips, true));
             members(PlatformType::Nutanix, Some(nutanix_spec(p)), status)
         }
     })
@@ -208,14 +213,16 @@ fn aws_spec(p: &super::Aws) -> Value {
     spec
 }
 
-fn aws_status(p: &super::Aws) -> Value {
-    // The newest installer writes the (defaulted) IP family for AWS and Azure
-    // (pkg/asset/manifests/infrastructure_test.go @47dadcef: IPv4 by default).
+fn aws_status(p: &super::Aws, release: InstallerRelease) -> Value {
     let mut status = json!({
         "region": p.region,
         "cloudLoadBalancerConfig": dns_type(&p.user_provisioned_dns),
-        "ipFamily": p.ip_family,
     });
+    // From 4.21 the installer writes the (defaulted) IP family for AWS and Azure
+    // (pkg/asset/manifests/infrastructure_test.go: IPv4 by default).
+    if release.writes_ip_family() {
+        status["ipFamily"] = json!(p.ip_family);
+    }
     if p.propagate_user_tags && !p.user_tags.is_empty() {
         // The installer ranges over a Go map (random order); sorted by key here.
         status["resourceTags"] = key_values(&p.user_tags);
@@ -229,7 +236,7 @@ fn aws_status(p: &super::Aws) -> Value {
 }
 
 /// The installer sets no `spec.platformSpec.azure`.
-fn azure_status(p: &super::Azure, infra_id: &str) -> Value {
+fn azure_status(p: &super::Azure, infra_id: &str, release: InstallerRelease) -> Value {
     // ClusterResourceGroupName: the user's group, or `<infraID>-rg`.
     let rg = if p.resource_group_name.is_empty() {
         format!("{infra_id}-rg")
@@ -243,10 +250,18 @@ fn azure_status(p: &super::Azure, infra_id: &str) -> Value {
     };
     let mut status = json!({
         "cloudName": p.cloud_name.as_str(),
-        "ipFamily": p.ip_family,
         "networkResourceGroupName": nrg,
         "resourceGroupName": rg,
     });
+    if release.writes_ip_family() {
+        status["ipFamily"] = json!(p.ip_family);
+    }
+    // From 4.21, on every Azure cluster (Azure Stack Hub too): PlatformDefault, or
+    // ClusterHosted with userProvisionedDNS (infrastructure_test.go "default Azure custom DNS",
+    // "Azure custom DNS").
+    if release.writes_azure_dns_type() {
+        status["cloudLoadBalancerConfig"] = dns_type(&p.user_provisioned_dns);
+    }
     if p.cloud_name == AzureCloud::Stack {
         status["armEndpoint"] = json!(p.arm_endpoint);
     }
@@ -257,12 +272,16 @@ fn azure_status(p: &super::Azure, infra_id: &str) -> Value {
     status
 }
 
-fn gcp_status(p: &super::Gcp) -> Value {
+fn gcp_status(p: &super::Gcp, release: InstallerRelease) -> Value {
     let mut status = json!({
         "projectID": p.project_id,
         "region": p.region,
         "cloudLoadBalancerConfig": dns_type(&p.user_provisioned_dns),
     });
+    // 4.19 and 4.20: the overrides as given (infrastructure_test.go "gcp service endpoints").
+    if release.copies_gcp_service_endpoints() && !p.service_endpoints.is_empty() {
+        status["serviceEndpoints"] = json!(p.service_endpoints);
+    }
     if !p.user_labels.is_empty() {
         status["resourceLabels"] = p
             .user_labels
@@ -368,13 +387,16 @@ fn openstack_vips(v: &Vips, ic: &InstallConfig) -> Result<Vips> {
     Ok(v)
 }
 
-fn vip_status(v: &Vips) -> Value {
+fn vip_status(v: &Vips, singular: bool) -> Value {
     let mut status = json!({
-        "apiServerInternalIP": v.api_vips.first(),
         "apiServerInternalIPs": v.api_vips,
-        "ingressIP": v.ingress_vips.first(),
         "ingressIPs": v.ingress_vips,
     });
+    // The deprecated single values (openshift/api: "Deprecated: Use APIServerInternalIPs").
+    if singular {
+        status["apiServerInternalIP"] = json!(v.api_vips.first());
+        status["ingressIP"] = json!(v.ingress_vips.first());
+    }
     if let Some(lb) = &v.load_balancer {
         status["loadBalancer"] = json!({"type": lb.kind});
     }
@@ -383,7 +405,7 @@ fn vip_status(v: &Vips) -> Value {
 
 /// BareMetal and OpenStack: the spec mirrors the VIPs and machine networks.
 fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
-    let mut status = vip_status(v);
+    let mut status = vip_status(v, true);
     status["machineNetworks"] = json!(machine_networks);
     let spec = json!({
         "apiServerInternalIPs": v.api_vips,
@@ -393,13 +415,63 @@ fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
     (spec, status)
 }
 
-/// `vsphere.GetInfraPlatformSpec` (installer `pkg/asset/manifests/vsphere/infrastructure.go`
-/// @006d4573).
-fn vsphere_spec(
+/// vSphere's spec and status. The status carries the VIPs when there are some (the deprecated
+/// single values only up to 4.20) and, from 4.19, the spec's `machineNetworks` with the VIP
+/// networks (installer PRs #9526 and #9743; before them the machine networks alone).
+fn vsphere_members(
     ic: &InstallConfig,
     p: &super::VSphere,
     infra_id: &str,
+    release: InstallerRelease,
+) -> Result<(Value, Value)> {
+    let machine_networks = machine_networks(ic)?;
+    let networks = vsphere_machine_networks(p, &machine_networks, release);
+    // Without VIPs the installer writes `VSpherePlatformStatus{}`, whose lists are not
+    // omitempty (`null`).
+    let mut status = if p.vips.api_vips.is_empty() {
+        json!({"apiServerInternalIPs": null, "ingressIPs": null})
+    } else {
+        vip_status(&p.vips, release.vsphere_singular_vips())
+    };
+    status["machineNetworks"] = json!(networks);
+    let multi_networks = release.vsphere_multi_networks();
+    let node_networking = ic
+        .features
+        .is_enabled(multi_networks.name, multi_networks.sets)
+        .then_some(&machine_networks);
+    let spec = vsphere_spec(p, infra_id, &networks, node_networking);
+    Ok((spec, status))
+}
+
+/// The spec's `machineNetworks`: `networking.machineNetwork`, then from 4.19 each API VIP and
+/// each Ingress VIP as a `/32` or `/128` network (`vipsToCIDRs`, `vip + mask` as written), only
+/// when not already there (`slices.Contains`).
+fn vsphere_machine_networks(
+    p: &super::VSphere,
     machine_networks: &[String],
+    release: InstallerRelease,
+) -> Vec<String> {
+    let mut networks: Vec<String> = machine_networks.to_vec();
+    if !release.vsphere_vip_networks() {
+        return networks;
+    }
+    for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
+        let mask = if vip.contains(':') { "/128" } else { "/32" };
+        let cidr = format!("{vip}{mask}");
+        if !networks.contains(&cidr) {
+            networks.push(cidr);
+        }
+    }
+    networks
+}
+
+/// `vsphere.GetInfraPlatformSpec` (installer `pkg/asset/manifests/vsphere/infrastructure.go`
+/// @006d4573). `node_networking`: the machine networks, when `VSphereMultiNetworks` is on.
+fn vsphere_spec(
+    p: &super::VSphere,
+    infra_id: &str,
+    networks: &[String],
+    node_networking: Option<&Vec<String>>,
 ) -> Value {
     let vcenters: Vec<Value> = p
         .vcenters
@@ -416,24 +488,20 @@ fn vsphere_spec(
         })
         .map(|fd| vsphere_failure_domain(fd, infra_id))
         .collect();
-    let mut networks: Vec<String> = machine_networks.to_vec();
-    for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
-        let mask = if vip.contains(':') { "/128" } else { "/32" };
-        let cidr = format!("{vip}{mask}");
-        // Added only when not already there (slices.Contains).
-        if !networks.contains(&cidr) {
-            networks.push(cidr);
-        }
-    }
-    let mut spec = json!({"vcenters": vcenters, "machineNetworks": networks});
+    // `apiServerInternalIPs` and `ingressIPs` are not omitempty (`types.StringsToIPs` gives `[]`
+    // for none), nor in effect is the `nodeNetworking` struct: without VSphereMultiNetworks
+    // its zero value is written, `{external: {}, internal: {}}`.
+    let mut spec = json!({
+        "vcenters": vcenters,
+        "machineNetworks": networks,
+        "apiServerInternalIPs": p.vips.api_vips,
+        "ingressIPs": p.vips.ingress_vips,
+        "nodeNetworking": {"external": {}, "internal": {}},
+    });
     if !failure_domains.is_empty() {
         spec["failureDomains"] = json!(failure_domains);
     }
-    if !p.vips.api_vips.is_empty() {
-        spec["apiServerInternalIPs"] = json!(p.vips.api_vips);
-        spec["ingressIPs"] = json!(p.vips.ingress_vips);
-    }
-    if ic.vsphere_multi_networks {
+    if let Some(machine_networks) = node_networking {
         spec["nodeNetworking"] = match &p.node_networking {
             Some(given) => given.clone(),
             None => json!({

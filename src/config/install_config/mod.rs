@@ -24,9 +24,11 @@ mod go_json;
 pub(crate) mod infra_id;
 mod infrastructure;
 mod introduced;
+pub(crate) mod installer_release;
 mod net;
 mod network;
 mod platform;
+mod release_fields;
 mod vips;
 mod vsphere;
 
@@ -78,6 +80,8 @@ pub(crate) struct Options {
     /// The release rendered, whose installer's cloud config generators apply (None: the
     /// newest).
     pub(crate) cloud_config_release: Option<ccm_catalogue::releases::data::Version>,
+    /// The installer of the release rendered: what it reads and writes differs by release.
+    pub(crate) release: installer_release::InstallerRelease,
 }
 
 /// What the installer would write, derived from an install-config.
@@ -206,9 +210,6 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
     let mut notes = Vec::new();
     let features = feature_gate::parse(&d.feature_set, &d.feature_gates)?;
     let platform = platform::parse(&d, &mut notes)?;
-    // Before the networks: a dual-stack example without its feature set is refused naming the
-    // gate, as the installer's feature-gate validation does, not the networks.
-    platform::check_gates(&platform, &features)?;
     platform::check_cluster_name(&d.metadata.name, &platform)?;
     let base_domain = base_domain(&d)?;
 
@@ -216,6 +217,10 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
     let networking = d.networking.clone().unwrap_or_default();
     let machine_networks = machine_networks(&networking, &platform)?;
     let networks = network::parse(&networking, &platform, machine_networks.as_deref())?;
+    if let Some((at, v, in_machine_networks)) = platform.vips() {
+        let networks = machine_networks.as_deref().unwrap_or_default();
+        vips::check_against(at, v, in_machine_networks, networks)?;
+    }
     let publish = if d.publish.is_empty() {
         "External".to_string()
     } else {
@@ -239,13 +244,6 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
     if let Some(p) = &d.proxy {
         proxy::check(p)?;
     }
-    // VSphereMultiNetworks is in the Default, OKD, TechPreview and DevPreview feature sets
-    // (`openshift/api:features/features.go`); only CustomNoUpgrade can turn it off.
-    let vsphere_multi_networks = !(features.feature_set == "CustomNoUpgrade"
-        && features
-            .disabled
-            .iter()
-            .any(|g| g == "VSphereMultiNetworks"));
     let canonical = serde_json::to_string(doc).unwrap_or_default();
     Ok(InstallConfig {
         name: d.metadata.name.clone(),
@@ -261,7 +259,6 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
         additional_trust_bundle_policy: policy,
         publish,
         cpu_partitioning_all_nodes: d.cpu_partitioning_mode == "AllNodes",
-        vsphere_multi_networks,
         features,
         has_image_mirrors: !d.image_digest_sources.is_empty()
             || !d.image_content_sources.is_empty(),
@@ -273,6 +270,7 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
 /// Derives the installer's objects. Pure: the same install-config and options give the same
 /// objects.
 pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
+    release_fields::check(ic, options.release)?;
     let mut notes = ic.notes.clone();
     let infra_id = if let Some(name) = &options.flags.infrastructure_name {
         infra_id::check(name).context("--infrastructure-name")?;
@@ -310,6 +308,7 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         &infra_id,
         writes_cloud_config,
         options.flags.ibm_instance_crn.as_deref(),
+        options.release,
     )?);
     let proxy = sort_keys(proxy::derive(ic)?);
     if let Platform::External(p) = &ic.platform

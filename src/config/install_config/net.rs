@@ -21,6 +21,30 @@ impl std::fmt::Display for Cidr {
 }
 
 impl Cidr {
+    /// Whether it is an IPv6 network.
+    pub(crate) fn is_ipv6(&self) -> bool {
+        self.ip.is_ipv6()
+    }
+
+    /// Whether `ip` is in the network (`net.IPNet.Contains`; the families must match).
+    pub(crate) fn contains(&self, ip: IpAddr) -> bool {
+        match (self.ip, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(ip) & mask == u32::from(net)
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(ip) & mask == u128::from(net)
+            }
+            _ => false,
+        }
+    }
+
     /// The `n`-th address of the network (go-cidr `cidr.Host`), for the OpenStack VIP defaults.
     pub(crate) fn host(&self, n: u8) -> Result<IpAddr> {
         match self.ip {
@@ -103,5 +127,21 @@ mod tests {
         assert!(parse_cidr("10.0.0.4/30").expect("ok").host(5).is_err());
         let v6 = parse_cidr("fd00::/64").expect("ok");
         assert_eq!(v6.host(7).expect("ok").to_string(), "fd00::7");
+    }
+
+    #[test]
+    fn contains_matches_family_and_prefix() {
+        let c = parse_cidr("10.0.0.0/16").expect("ok");
+        assert!(c.contains("10.0.255.1".parse().expect("ip")));
+        assert!(!c.contains("10.1.0.1".parse().expect("ip")));
+        assert!(!c.contains("::1".parse().expect("ip")));
+        assert!(
+            parse_cidr("0.0.0.0/0")
+                .expect("ok")
+                .contains("8.8.8.8".parse().expect("ip"))
+        );
+        let v6 = parse_cidr("2001:db8::/32").expect("ok");
+        assert!(v6.contains("2001:db8::5".parse().expect("ip")));
+        assert!(!v6.contains("fe80::1".parse().expect("ip")));
     }
 }

@@ -108,6 +108,7 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
         "aws" => {
             let mut p: Aws = typed(&value, &at)?;
             require("region", &p.region)?;
+            user_provisioned_dns(&p.user_provisioned_dns, &at)?;
             ip_family(&mut p.ip_family, &at)?;
             // pkg/types/aws/defaults/platform.go SetPlatformDefaults: dual stack defaults
             // the load balancer type to NLB.
@@ -134,6 +135,8 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
             require("projectID", &p.project_id)?;
             require("region", &p.region)?;
             super::gcp::check(&p, &at)?;
+            user_provisioned_dns(&p.user_provisioned_dns, &at)?;
+            gcp_service_endpoints(&p.service_endpoints, &at)?;
             Platform::Gcp(p)
         }
         "ibmcloud" => {
@@ -157,6 +160,9 @@ pub(crate) fn parse(d: &Document, notes: &mut Vec<String>) -> Result<Platform> {
                 bail!("{at}.prismElements: required (at least one Prism Element)");
             }
             vips(&mut p.vips, &at, false)?;
+            // ensureIPv4IsFirstInDualStackSlice, applied to Nutanix (and oVirt) only.
+            super::vips::ipv4_first(&mut p.vips.api_vips);
+            super::vips::ipv4_first(&mut p.vips.ingress_vips);
             Platform::Nutanix(p)
         }
         "openstack" => {
@@ -188,8 +194,15 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
     if p.region.is_empty() {
         bail!("{at}.region: required");
     }
+    user_provisioned_dns(&p.user_provisioned_dns, at)?;
     ip_family(&mut p.ip_family, at)?;
     if p.cloud_name == AzureCloud::Stack {
+        // installer PR #10279 (OCPBUGS-74631): custom DNS is not supported on Azure Stack Hub.
+        if p.user_provisioned_dns == "Enabled" {
+            bail!(
+                "{at}.userProvisionedDNS: \"Enabled\": userProvisionedDNS is not supported on Azure Stack Hub"
+            );
+        }
         if p.arm_endpoint.is_empty() {
             bail!("{at}.armEndpoint: required");
         }
@@ -203,11 +216,6 @@ fn azure(value: &Value, at: &str) -> Result<Azure> {
 /// `SetPlatformDefaults`; Azure's Infrastructure carries `IPv4` by default too,
 /// `pkg/asset/manifests/infrastructure_test.go` @47dadcef).
 pub(crate) const IP_FAMILIES: &[&str] = &["IPv4", "DualStackIPv4Primary", "DualStackIPv6Primary"];
-
-/// The feature sets that enable `AWSDualStackInstall` and `AzureDualStackInstall`
-/// (`openshift/api` `features/features.go` @5470873f: `enableIn(DevPreviewNoUpgrade,
-/// TechPreviewNoUpgrade)`).
-const DUAL_STACK_SETS: &[&str] = &["TechPreviewNoUpgrade", "DevPreviewNoUpgrade"];
 
 /// `IPFamily.DualStackEnabled`.
 pub(crate) fn is_dual_stack(ip_family: &str) -> bool {
@@ -233,6 +241,19 @@ fn ip_family(value: &mut String, at: &str) -> Result<()> {
 }
 
 impl Platform {
+    /// A VIP platform's path, VIPs, and whether the installer wants its VIPs in a machine
+    /// network (`validateVIPsForPlatform`: bare metal and OpenStack; vSphere for agent installs
+    /// only; Nutanix never).
+    pub(crate) fn vips(&self) -> Option<(&'static str, &Vips, bool)> {
+        match self {
+            Self::BareMetal(v) => Some(("platform.baremetal", v, true)),
+            Self::OpenStack(p) => Some(("platform.openstack", &p.vips, true)),
+            Self::VSphere(p) => Some(("platform.vsphere", &p.vips, false)),
+            Self::Nutanix(p) => Some(("platform.nutanix", &p.vips, false)),
+            _ => None,
+        }
+    }
+
     /// `platform.<aws|azure>.ipFamily` with the gate that guards its dual-stack values.
     pub(crate) fn ip_family(&self) -> Option<(&str, &'static str)> {
         match self {
@@ -241,30 +262,6 @@ impl Platform {
             _ => None,
         }
     }
-}
-
-/// The feature gates the platform section needs (installer
-/// `pkg/types/{aws,azure}/validation/featuregates.go` `GatedFeatures`, checked by
-/// `pkg/types/validation/installconfig.go`): a dual-stack `ipFamily` needs
-/// `AWSDualStackInstall` or `AzureDualStackInstall`. The installer's message says "this field is
-/// protected by the <gate> feature gate"; the one here also names the feature sets that turn it
-/// on.
-pub(crate) fn check_gates(
-    platform: &Platform,
-    features: &super::feature_gate::Selection,
-) -> Result<()> {
-    let Some((family, gate)) = platform.ip_family() else {
-        return Ok(());
-    };
-    if !is_dual_stack(family) || features.is_enabled(gate, DUAL_STACK_SETS) {
-        return Ok(());
-    }
-    bail!(
-        "platform.{}.ipFamily: {family:?}: this field is protected by the {gate} feature gate, which featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{gate}=true\"]); the install-config has {}",
-        platform.key(),
-        DUAL_STACK_SETS.join(" or "),
-        features.describe()
-    )
 }
 
 /// A field the install-config sets whose feature gate is on or off depending on the release
@@ -328,6 +325,56 @@ fn external(value: &Value, at: &str) -> Result<External> {
         );
     }
     Ok(p)
+}
+
+/// `userProvisionedDNS` (`pkg/types/dns`: `+kubebuilder:validation:Enum="Enabled";"Disabled"`);
+/// whether the release has the field and its gate is on is checked with the release
+/// (`super::release_fields`).
+fn user_provisioned_dns(value: &str, at: &str) -> Result<()> {
+    if !matches!(value, "" | "Enabled" | "Disabled") {
+        bail!("{at}.userProvisionedDNS: {value:?}: supported values: \"Enabled\", \"Disabled\"");
+    }
+    Ok(())
+}
+
+/// The services whose endpoint GCP's `serviceEndpoints` may override (`openshift/api`
+/// `config/v1/types_infrastructure.go` `GCPServiceEndpointName`, release-4.19 and 4.20).
+const GCP_SERVICES: &[&str] = &[
+    "Compute",
+    "Container",
+    "CloudResourceManager",
+    "DNS",
+    "File",
+    "IAM",
+    "IAMCredentials",
+    "OAuth",
+    "ServiceUsage",
+    "Storage",
+    "STS",
+];
+
+/// `platform.gcp.serviceEndpoints`: a known service each, once, with an https URL (the
+/// Infrastructure's `+listMapKey=name` and "only 1 endpoint override is permitted per GCP
+/// service name").
+fn gcp_service_endpoints(endpoints: &[ServiceEndpoint], at: &str) -> Result<()> {
+    for (i, e) in endpoints.iter().enumerate() {
+        let here = format!("{at}.serviceEndpoints[{i}]");
+        if !GCP_SERVICES.contains(&e.name.as_str()) {
+            bail!(
+                "{here}.name: {:?}: supported values: {}",
+                e.name,
+                GCP_SERVICES.join(", ")
+            );
+        }
+        if endpoints[..i].iter().any(|other| other.name == e.name) {
+            bail!(
+                "{here}.name: {:?}: only 1 endpoint override is permitted per GCP service name",
+                e.name
+            );
+        }
+        https_url(&e.url).with_context(|| format!("{here}.url"))?;
+    }
+    Ok(())
 }
 
 fn check_endpoint(e: &ServiceEndpoint, at: &str) -> Result<()> {

@@ -296,10 +296,21 @@ fn dual_stack_needs_its_gate_and_the_primary_family_first() {
         p.lb_type, "NLB",
         "dual stack defaults the load balancer to NLB"
     );
+    // The gate is checked with the release: previews only at 4.22, Default-on at 4.23, and no
+    // such field before 4.22.
+    let at = |release: &str| Options {
+        release: installer_release::InstallerRelease::of(release).expect("a release"),
+        ..Options::default()
+    };
+    let ungated = parse(&dual("DualStackIPv4Primary", "")).expect("parses");
+    let e = format!("{:#}", derive(&ungated, &at("4.22")).expect_err("gated"));
     assert!(
-        err(dual("DualStackIPv4Primary", "")).contains("AWSDualStackInstall feature gate"),
-        "the gate is named"
+        e.starts_with("platform.aws.ipFamily: \"DualStackIPv4Primary\": this field is protected by the AWSDualStackInstall feature gate, which at OpenShift 4.22 featureSet TechPreviewNoUpgrade or DevPreviewNoUpgrade enables"),
+        "{e}"
     );
+    assert!(derive(&ungated, &at("4.23")).is_ok());
+    let e = format!("{:#}", derive(&ungated, &at("4.21")).expect_err("no field"));
+    assert!(e.contains("has no such field; it arrives in 4.22"), "{e}");
     assert!(
         err(dual("DualStackIPv6Primary", "TechPreviewNoUpgrade"))
             .contains("list the IPv6 network first")
@@ -331,5 +342,164 @@ fn a_null_pool_is_a_pool_with_no_field_set_as_the_installer_reads_it() {
     assert!(
         message.starts_with("compute[0]: invalid type: sequence, expected struct MachinePool"),
         "{message}"
+    );
+}
+
+#[test]
+fn vips_are_checked_as_the_installer_checks_them() {
+    let vsphere = |api: Value, ingress: Value, lb: Option<&str>| {
+        let mut d = base();
+        d["platform"] = json!({"vsphere": {
+            "vcenters": [{"server": "vc", "datacenters": ["DC1"]}],
+            "failureDomains": [{"name": "a", "server": "vc", "topology": {"datacenter": "DC1", "computeCluster": "/DC1/host/C1", "datastore": "/DC1/datastore/DS1", "networks": ["n"]}}],
+            "apiVIPs": api, "ingressVIPs": ingress,
+        }});
+        if let Some(kind) = lb {
+            d["platform"]["vsphere"]["loadBalancer"] = json!({"type": kind});
+        }
+        d
+    };
+    assert_eq!(
+        err(vsphere(json!(["10.0.0.5"]), json!(["10.0.0.5"]), None)),
+        "platform.vsphere.apiVIPs: \"10.0.0.5\": VIP for API must not be one of the Ingress VIPs"
+    );
+    // The same address written two ways is the same VIP (net.IP.Equal).
+    assert!(
+        err(vsphere(json!(["fd00::5"]), json!(["fd00:0::5"]), None)).contains("must not be one of")
+    );
+    // A user-managed load balancer may share one VIP; vSphere VIPs need not be in a machine
+    // network (agent installs aside).
+    assert!(
+        parse(&vsphere(
+            json!(["10.0.0.5"]),
+            json!(["10.0.0.5"]),
+            Some("UserManaged")
+        ))
+        .is_ok()
+    );
+    assert!(
+        parse(&vsphere(
+            json!(["192.168.1.5"]),
+            json!(["192.168.1.6"]),
+            None
+        ))
+        .is_ok()
+    );
+    assert_eq!(
+        err(vsphere(
+            json!(["10.0.0.5", "10.0.0.6"]),
+            json!(["10.0.0.7"]),
+            None
+        )),
+        "platform.vsphere.apiVIPs: [\"10.0.0.5\", \"10.0.0.6\"]: If two API VIPs are given, one must be an IPv4 address, the other an IPv6"
+    );
+    assert!(
+        err(vsphere(
+            json!(["10.0.0.5", "fd00::5", "10.0.0.6"]),
+            json!(["10.0.0.7"]),
+            None
+        ))
+        .starts_with("platform.vsphere.apiVIPs: must have at most 2 items")
+    );
+    // Bare metal wants every VIP in a machine network.
+    let mut d = base();
+    d["platform"] = json!({"baremetal": {"apiVIPs": ["192.168.1.5"], "ingressVIPs": ["10.0.0.7"]}});
+    d["compute"] = json!([{"name": "worker", "replicas": 2}]);
+    assert_eq!(
+        err(d),
+        "platform.baremetal.apiVIPs: \"192.168.1.5\": IP expected to be in one of the machine networks: 10.0.0.0/16"
+    );
+}
+
+#[test]
+fn nutanix_puts_the_ipv4_vip_first() {
+    let mut d = base();
+    d["platform"] = json!({"nutanix": {
+        "prismCentral": {"endpoint": {"address": "pc", "port": 9440}},
+        "prismElements": [{"uuid": "u", "endpoint": {"address": "pe", "port": 9440}}],
+        "apiVIPs": ["fd00::5", "10.0.0.5"], "ingressVIPs": ["10.0.0.6", "fd00::6"],
+    }});
+    let ic = parse(&d).expect("valid");
+    let Platform::Nutanix(p) = &ic.platform else {
+        panic!("not Nutanix")
+    };
+    assert_eq!(p.vips.api_vips, ["10.0.0.5", "fd00::5"]);
+    assert_eq!(p.vips.ingress_vips, ["10.0.0.6", "fd00::6"]);
+}
+
+#[test]
+fn the_aws_european_sovereign_cloud_needs_its_gate_from_4_22() {
+    let mut d = base();
+    d["platform"]["aws"]["region"] = json!("eusc-de-east-1");
+    let ic = parse(&d).expect("parses");
+    let at = |release: &str| Options {
+        release: installer_release::InstallerRelease::of(release).expect("a release"),
+        ..Options::default()
+    };
+    let e = format!("{:#}", derive(&ic, &at("4.23")).expect_err("gated"));
+    assert!(
+        e.starts_with("platform.aws.region: \"eusc-de-east-1\": this field is protected by the AWSEuropeanSovereignCloudInstall feature gate"),
+        "{e}"
+    );
+    assert!(derive(&ic, &at("4.21")).is_ok());
+    d["featureSet"] = json!("TechPreviewNoUpgrade");
+    assert!(derive(&parse(&d).expect("parses"), &at("4.23")).is_ok());
+}
+
+#[test]
+fn vsphere_vip_networks_follow_the_release() {
+    let mut d = base();
+    d["platform"] = json!({"vsphere": {
+        "vcenters": [{"server": "vc", "datacenters": ["DC1"]}],
+        "failureDomains": [{"name": "a", "server": "vc", "topology": {"datacenter": "DC1", "computeCluster": "/DC1/host/C1", "datastore": "/DC1/datastore/DS1", "networks": ["n"]}}],
+        "apiVIPs": ["10.0.0.5"], "ingressVIPs": ["10.0.0.6"],
+    }});
+    d["networking"] = json!({"machineNetwork": [{"cidr": "10.0.0.0/16"}, {"cidr": "10.0.0.5/32"}]});
+    let ic = parse(&d).expect("valid");
+    let at = |release: &str| {
+        let options = Options {
+            release: installer_release::InstallerRelease::of(release).expect("a release"),
+            ..Options::default()
+        };
+        derive(&ic, &options).expect("derives").infrastructure
+    };
+    let networks = |infra: &Value, at: &str| -> Vec<String> {
+        serde_json::from_value(infra.pointer(at).expect("machineNetworks").clone()).expect("list")
+    };
+    // 4.18: the machine networks alone, in the spec and the status, with the singular VIPs.
+    let old = at("4.18");
+    assert_eq!(
+        networks(&old, "/status/platformStatus/vsphere/machineNetworks"),
+        ["10.0.0.0/16", "10.0.0.5/32"]
+    );
+    assert_eq!(
+        old["status"]["platformStatus"]["vsphere"]["apiServerInternalIP"],
+        "10.0.0.5"
+    );
+    // From 4.19: every VIP appended to both, once; up to 4.20 with the singular VIPs too.
+    let appended = at("4.20");
+    for path in [
+        "/spec/platformSpec/vsphere/machineNetworks",
+        "/status/platformStatus/vsphere/machineNetworks",
+    ] {
+        assert_eq!(
+            networks(&appended, path),
+            ["10.0.0.0/16", "10.0.0.5/32", "10.0.0.6/32"]
+        );
+    }
+    assert_eq!(
+        appended["status"]["platformStatus"]["vsphere"]["ingressIP"],
+        "10.0.0.6"
+    );
+    // 4.21 on: only the VIP lists in the status.
+    let new = at("4.21");
+    assert_eq!(
+        networks(&new, "/status/platformStatus/vsphere/machineNetworks"),
+        ["10.0.0.0/16", "10.0.0.5/32", "10.0.0.6/32"]
+    );
+    assert!(
+        new["status"]["platformStatus"]["vsphere"]
+            .get("apiServerInternalIP")
+            .is_none()
     );
 }

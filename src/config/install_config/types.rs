@@ -197,6 +197,9 @@ pub(crate) struct Azure {
     /// (`InstallConfig.CreateAzureIdentity`).
     #[serde(skip)]
     pub(crate) creates_identity: bool,
+    /// `Enabled` or `Disabled` (installer 4.21+).
+    #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
+    pub(crate) user_provisioned_dns: String,
 }
 
 /// `platform.azure` of a machine pool (and `defaultMachinePlatform`): only the identity is read.
@@ -425,6 +428,9 @@ pub(crate) struct Vips {
     pub(crate) ingress_vip: String,
     #[serde(default)]
     pub(crate) load_balancer: Option<LoadBalancer>,
+    /// `Internal` or `External` (installer 4.21+, `OnPremDNSRecords`); not derived, refused.
+    #[serde(default, rename = "dnsRecordsType", deserialize_with = "nullable")]
+    pub(crate) dns_records_type: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -1,31 +1,13 @@
 //! The TLS flags of a hosted CCM: HyperShift's `config.TLSArgs` of the HostedControlPlane's
 //! `spec.configuration.apiServer.tlsSecurityProfile` (`HyperShift support/config/cipher.go`).
 //! No profile is the Intermediate one; ciphers map to IANA names with HyperShift's own table
-//! (which differs from library-go's), and a cipher it does not know is left out.
+//! (`config/tls/tables.rs`, which says how it differs from library-go's), and a cipher it does
+//! not know is left out.
 
+use crate::config::tls::hypershift_openssl_to_iana;
 use crate::inputs::hosted_control_plane::TlsSecurityProfile;
 use anyhow::{Result, bail};
 use camino::Utf8Path;
-
-/// The OpenSSL names library-go's table (`config/tls/tables.rs`) maps and HyperShift's
-/// `openSSLToIANACiphersMap` does not: the TLS 1.3 suites and `ECDHE-RSA-DES-CBC3-SHA`. The
-/// rest of the two tables is the same, each name to the same IANA name; so the Modern profile
-/// gives no `--tls-cipher-suites`.
-const NOT_IN_HYPERSHIFT: &[&str] = &[
-    "TLS_AES_128_GCM_SHA256",
-    "TLS_AES_256_GCM_SHA384",
-    "TLS_CHACHA20_POLY1305_SHA256",
-    "ECDHE-RSA-DES-CBC3-SHA",
-];
-
-/// HyperShift's IANA name of an OpenSSL cipher name, when it maps it.
-fn openssl_to_iana(name: &str) -> Option<&'static str> {
-    if NOT_IN_HYPERSHIFT.contains(&name) {
-        None
-    } else {
-        crate::config::tls::openssl_to_iana(name)
-    }
-}
 
 /// `--tls-min-version` and `--tls-cipher-suites`, as HyperShift appends them.
 pub(crate) fn tls_args(
@@ -54,7 +36,10 @@ pub(crate) fn tls_args(
     if !min.is_empty() {
         args.push(format!("--tls-min-version={min}"));
     }
-    let iana: Vec<&str> = ciphers.iter().filter_map(|c| openssl_to_iana(c)).collect();
+    let iana: Vec<&str> = ciphers
+        .iter()
+        .filter_map(|c| hypershift_openssl_to_iana(c))
+        .collect();
     if !iana.is_empty() {
         args.push(format!("--tls-cipher-suites={}", iana.join(",")));
     }
@@ -80,33 +65,66 @@ mod tests {
         }
     }
 
+    fn args(profile: Option<&TlsSecurityProfile>) -> Vec<String> {
+        tls_args(profile, Utf8Path::new("hcp.yaml")).expect("args")
+    }
+
+    // The expected lists below are what HyperShift's `CipherSuites` yields: openshift/api's
+    // `TLSProfiles[type].Ciphers` in order, each looked up in `openSSLToIANACiphersMap`
+    // (support/config/cipher.go), the names it lacks left out.
+
     #[test]
-    fn modern_has_no_cipher_flag_and_intermediate_is_the_default() {
-        let path = Utf8Path::new("hcp.yaml");
+    fn old_passes_the_ten_suites_of_hypershifts_table() {
         assert_eq!(
-            tls_args(Some(&profile("Modern")), path).expect("args"),
+            args(Some(&profile("Old"))),
+            [
+                "--tls-min-version=VersionTLS10",
+                concat!(
+                    "--tls-cipher-suites=",
+                    "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,",
+                    "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,",
+                    "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,",
+                    "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,",
+                    "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,",
+                    "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,",
+                    "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,",
+                    "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,",
+                    "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,",
+                    "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn intermediate_is_the_default_and_passes_its_six_tls12_suites() {
+        let want = [
+            "--tls-min-version=VersionTLS12",
+            concat!(
+                "--tls-cipher-suites=",
+                "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,",
+                "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,",
+                "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,",
+                "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,",
+                "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,",
+                "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+            ),
+        ];
+        assert_eq!(args(Some(&profile("Intermediate"))), want);
+        assert_eq!(args(None), want);
+    }
+
+    #[test]
+    fn modern_has_no_cipher_flag() {
+        // Its three suites are TLS 1.3 ones, which HyperShift's table comments out.
+        assert_eq!(
+            args(Some(&profile("Modern"))),
             ["--tls-min-version=VersionTLS13"]
         );
-        let default = tls_args(None, path).expect("args");
-        assert_eq!(default[0], "--tls-min-version=VersionTLS12");
-        assert!(
-            default[1].starts_with("--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,")
-        );
     }
 
     #[test]
-    fn old_keeps_only_the_ciphers_hypershift_maps() {
-        let old = tls_args(Some(&profile("Old")), Utf8Path::new("h")).expect("args");
-        assert_eq!(old[0], "--tls-min-version=VersionTLS10");
-        assert!(
-            old[1].ends_with(",TLS_RSA_WITH_3DES_EDE_CBC_SHA"),
-            "{}",
-            old[1]
-        );
-    }
-
-    #[test]
-    fn a_custom_profile_loses_the_ciphers_hypershift_does_not_map_and_only_those() {
+    fn a_custom_profile_keeps_only_the_ciphers_hypershifts_table_has() {
         let custom = TlsSecurityProfile {
             profile_type: "Custom".into(),
             custom: Some(crate::inputs::hosted_control_plane::CustomTlsProfile {
@@ -114,6 +132,10 @@ mod tests {
                     "TLS_AES_128_GCM_SHA256",
                     "ECDHE-RSA-DES-CBC3-SHA",
                     "AES128-SHA",
+                    "ECDHE-RSA-AES128-SHA256",
+                    "ECDHE-RSA-AES256-SHA",
+                    "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+                    "ECDHE-ECDSA-AES128-GCM-SHA256",
                     "NOPE",
                 ]
                 .map(String::from)
@@ -121,12 +143,13 @@ mod tests {
                 min_tls_version: "VersionTLS11".into(),
             }),
         };
-        assert!(crate::config::tls::openssl_to_iana("ECDHE-RSA-DES-CBC3-SHA").is_some());
+        // library-go's table maps AES128-SHA, ECDHE-RSA-DES-CBC3-SHA and ECDHE-RSA-AES128-SHA256;
+        // HyperShift's does not, nor IANA names (it looks OpenSSL names up only).
         assert_eq!(
-            tls_args(Some(&custom), Utf8Path::new("h")).expect("args"),
+            args(Some(&custom)),
             [
                 "--tls-min-version=VersionTLS11",
-                "--tls-cipher-suites=TLS_RSA_WITH_AES_128_CBC_SHA"
+                "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"
             ]
         );
     }

@@ -9,8 +9,8 @@ use anyhow::{Result, bail};
 use ccm_catalogue::json_fields::{as_object, optional_object, optional_str, type_name};
 use serde_json::{Map, Value};
 use tables::{
-    BuiltinProfile, DEFAULT_TLS_VERSION, GO_CIPHER_SUITES, INTERMEDIATE, MODERN, OLD,
-    OPENSSL_TO_IANA, TLS_VERSIONS,
+    BuiltinProfile, DEFAULT_TLS_VERSION, GO_CIPHER_SUITES, HYPERSHIFT_OPENSSL_TO_IANA,
+    INTERMEDIATE, MODERN, OLD, OPENSSL_TO_IANA, TLS_VERSIONS,
 };
 
 mod tables;
@@ -129,9 +129,10 @@ impl BuiltinProfile {
     }
 }
 
-/// library-go's IANA name of an OpenSSL cipher name (`openSSLToIANACiphers`), when it has one.
-pub(crate) fn openssl_to_iana(name: &str) -> Option<&'static str> {
-    OPENSSL_TO_IANA
+/// HyperShift's IANA name of an OpenSSL cipher name (`openSSLToIANACiphersMap`), when its table
+/// has one: the hosted render's, which differs from library-go's (`tables.rs`).
+pub(crate) fn hypershift_openssl_to_iana(name: &str) -> Option<&'static str> {
+    HYPERSHIFT_OPENSSL_TO_IANA
         .iter()
         .find(|(openssl, _)| *openssl == name)
         .map(|(_, iana)| *iana)
@@ -749,7 +750,7 @@ mod tests {
         for (iana, canonical) in GO_CIPHER_SUITES {
             assert!(safe(iana) && safe(canonical), "{iana} / {canonical}");
         }
-        for (_, iana) in OPENSSL_TO_IANA {
+        for (_, iana) in OPENSSL_TO_IANA.iter().chain(HYPERSHIFT_OPENSSL_TO_IANA) {
             assert!(
                 go_cipher_by_iana(iana).is_some(),
                 "{iana} is not a Go cipher"

@@ -112,33 +112,10 @@ pub(crate) struct Configuration {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ApiServer {
-    /// `tlsSecurityProfile`, read by the TLS flags (`config/hosted_tls.rs`).
+    /// `tlsSecurityProfile`, an openshift/api `TLSSecurityProfile` as given: the hosted
+    /// configuration reads it with the standalone render's reader (`config/tls/profile.rs`).
     #[serde(default)]
-    pub(crate) tls_security_profile: Option<TlsSecurityProfile>,
-}
-
-/// openshift/api `TLSSecurityProfile`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct TlsSecurityProfile {
-    /// `type`: Old, Intermediate, Modern or Custom.
-    #[serde(default, rename = "type")]
-    pub(crate) profile_type: String,
-    /// `custom`.
-    #[serde(default)]
-    pub(crate) custom: Option<CustomTlsProfile>,
-}
-
-/// openshift/api `CustomTLSProfile`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CustomTlsProfile {
-    /// `ciphers` (OpenSSL names).
-    #[serde(default)]
-    pub(crate) ciphers: Vec<String>,
-    /// `minTLSVersion`.
-    #[serde(default, rename = "minTLSVersion")]
-    pub(crate) min_tls_version: String,
+    pub(crate) tls_security_profile: Option<Value>,
 }
 
 /// `spec.controllerAvailabilityPolicy`: how many replicas a control plane component runs when

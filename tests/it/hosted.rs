@@ -217,6 +217,34 @@ fn a_platform_block_missing_for_its_type_is_refused() {
 }
 
 #[test]
+fn a_tls_profile_the_api_server_would_reject_is_refused_naming_the_field() {
+    let at = "hcp.yaml: spec.configuration.apiServer.tlsSecurityProfile";
+    refused_with(
+        "aws/ModernTLS",
+        |t| t.replace("type: Modern", "type: Fancy"),
+        &[],
+        &format!("{at}.type: unknown profile \"Fancy\""),
+    );
+    refused_with(
+        "gcp/ModernTLS",
+        |t| t.replace("type: Modern", "type: Custom"),
+        &[],
+        &format!("{at}.custom: required when"),
+    );
+    refused_with(
+        "azure/ModernTLS",
+        |t| {
+            t.replace(
+                "type: Modern",
+                "type: Custom\n        custom: {minTLSVersion: TLS1.2}",
+            )
+        },
+        &[],
+        &format!("{at}.custom.minTLSVersion: unknown TLS version \"TLS1.2\""),
+    );
+}
+
+#[test]
 fn openstack_without_its_credentials_and_an_unknown_operator_env_are_refused() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dest = tmp.path().join("out");

@@ -4,12 +4,11 @@
 //! payload, the management cluster and its own environment.
 
 pub(crate) mod operator_env;
-pub(crate) mod tls;
 
 use crate::inputs::credentials::{Credentials, Secret};
 use crate::inputs::hosted_control_plane::HostedControlPlane;
 use crate::inputs::payload_images::PayloadImages;
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::platform::HostedPlatform;
 pub(crate) use operator_env::OperatorEnv;
@@ -67,13 +66,19 @@ impl HostedConfig {
         credentials: Option<Credentials>,
         env: OperatorEnv,
     ) -> Result<Self> {
+        // HyperShift `ClusterConfiguration.GetTLSSecurityProfile`.
+        let at = "spec.configuration.apiServer.tlsSecurityProfile";
         let profile = hcp
             .spec
             .configuration
             .as_ref()
             .and_then(|c| c.api_server.as_ref())
-            .and_then(|a| a.tls_security_profile.as_ref());
-        let tls_args = tls::tls_args(profile, path)?;
+            .and_then(|a| a.tls_security_profile.as_ref())
+            .map(|p| crate::config::tls::profile::read(p, at))
+            .transpose()
+            .with_context(|| path.to_owned())?;
+        let tls_args = crate::config::tls::hypershift::tls_args(profile.as_ref(), at)
+            .with_context(|| path.to_owned())?;
         Ok(Self {
             hcp,
             hcp_path: path.to_owned(),

@@ -7,6 +7,7 @@ pub(crate) mod operator_env;
 
 use crate::inputs::credentials::{Credentials, Secret};
 use crate::inputs::hosted_control_plane::HostedControlPlane;
+use crate::inputs::hosted_control_plane::platform::{AzureAuthentication, PlatformSpec};
 use crate::inputs::payload_images::PayloadImages;
 use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
@@ -91,25 +92,17 @@ impl HostedConfig {
 
     /// The platform type.
     pub(crate) fn platform(&self) -> HostedPlatform {
-        self.hcp.spec.platform.platform_type
+        self.hcp.spec.platform.platform()
     }
 
     /// HyperShift `azureutil.IsAroHCPByHCP`: an Azure control plane of the ARO-HCP service,
-    /// told by its authentication type (`ManagedIdentities`), or by `MANAGED_SERVICE` when the
-    /// HostedControlPlane has no Azure block.
+    /// told by its authentication type.
     pub(crate) fn managed_azure(&self) -> bool {
-        if self.platform() != HostedPlatform::Azure {
-            return false;
-        }
-        match &self.hcp.spec.platform.azure {
-            Some(azure) => {
-                azure
-                    .azure_authentication_config
-                    .azure_authentication_config_type
-                    == "ManagedIdentities"
-            }
-            None => self.env.is_aro_hcp(),
-        }
+        matches!(
+            &self.hcp.spec.platform,
+            PlatformSpec::Azure(azure)
+                if matches!(azure.azure_authentication_config, AzureAuthentication::ManagedIdentities(_))
+        )
     }
 
     /// The Secret `namespace/name` from `--credentials`, as HyperShift reads it from the

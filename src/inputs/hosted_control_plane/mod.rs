@@ -2,26 +2,30 @@
 //! the fields of it that HyperShift's CCM components and their framework read
 //! (`HyperShift api/hypershift/v1beta1/hosted_controlplane.go` and the platform files). Field
 //! names match exactly (as Kubernetes decodes them); a value of the wrong type is an error naming
-//! the file and the field. Fields the CCM does not read are not looked at.
+//! the file and the field. Fields the CCM does not read are not looked at. The platform, its
+//! type and block, is [`platform`].
+
+pub(crate) mod platform;
 
 use super::{object_from_text, read_text};
 use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use ccm_catalogue::json_fields::typed;
-use ccm_catalogue::platform::HostedPlatform;
+use platform::{GivenPlatform, PlatformSpec};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// A HostedControlPlane, as far as the CCM reads it.
+/// A HostedControlPlane, as far as the CCM reads it: its platform `P` parsed into a
+/// [`PlatformSpec`] (decoded first as given, then checked).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct HostedControlPlane {
+pub(crate) struct HostedControlPlane<P = PlatformSpec> {
     /// `metadata`.
     #[serde(default)]
     pub(crate) metadata: Metadata,
     /// `spec` (required, as its `platform.type` is).
-    pub(crate) spec: Spec,
+    pub(crate) spec: Spec<P>,
 }
 
 /// `metadata`.
@@ -47,7 +51,7 @@ pub(crate) struct Metadata {
 /// `spec`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Spec {
+pub(crate) struct Spec<P = PlatformSpec> {
     /// `spec.releaseImage`.
     #[serde(default)]
     pub(crate) release_image: String,
@@ -58,7 +62,7 @@ pub(crate) struct Spec {
     #[serde(default, rename = "infraID")]
     pub(crate) infra_id: String,
     /// `spec.platform` (required, as its `type` is).
-    pub(crate) platform: Platform,
+    pub(crate) platform: P,
     /// `spec.networking`.
     #[serde(default)]
     pub(crate) networking: Networking,
@@ -141,287 +145,6 @@ impl<'de> Deserialize<'de> for AvailabilityPolicy {
     }
 }
 
-/// `spec.platform`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Platform {
-    /// `spec.platform.type`, parsed here once (its absence is refused before decoding).
-    #[serde(rename = "type")]
-    pub(crate) platform_type: HostedPlatform,
-    /// `spec.platform.aws`.
-    #[serde(default)]
-    pub(crate) aws: Option<Aws>,
-    /// `spec.platform.azure`.
-    #[serde(default)]
-    pub(crate) azure: Option<Azure>,
-    /// `spec.platform.gcp`.
-    #[serde(default)]
-    pub(crate) gcp: Option<Gcp>,
-    /// `spec.platform.kubevirt`.
-    #[serde(default)]
-    pub(crate) kubevirt: Option<Kubevirt>,
-    /// `spec.platform.openstack`.
-    #[serde(default)]
-    pub(crate) openstack: Option<OpenStack>,
-    /// `spec.platform.powervs`.
-    #[serde(default)]
-    pub(crate) powervs: Option<PowerVs>,
-}
-
-/// `spec.platform.aws`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Aws {
-    /// `cloudProviderConfig`.
-    #[serde(default)]
-    pub(crate) cloud_provider_config: Option<AwsCloudProviderConfig>,
-}
-
-/// `spec.platform.aws.cloudProviderConfig`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct AwsCloudProviderConfig {
-    /// `subnet.id`.
-    #[serde(default)]
-    pub(crate) subnet: Option<IdRef>,
-    /// `zone`.
-    #[serde(default)]
-    pub(crate) zone: String,
-    /// `vpc`.
-    #[serde(default)]
-    pub(crate) vpc: String,
-}
-
-/// A reference by `id`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct IdRef {
-    /// `id`.
-    #[serde(default)]
-    pub(crate) id: Option<String>,
-}
-
-/// A reference by `name`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct NameRef {
-    /// `name`.
-    #[serde(default)]
-    pub(crate) name: String,
-}
-
-/// `spec.platform.azure`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Azure {
-    /// `cloud`.
-    #[serde(default)]
-    pub(crate) cloud: String,
-    /// `location`.
-    #[serde(default)]
-    pub(crate) location: String,
-    /// `resourceGroup`.
-    #[serde(default)]
-    pub(crate) resource_group: String,
-    /// `vnetID`.
-    #[serde(default, rename = "vnetID")]
-    pub(crate) vnet_id: String,
-    /// `subnetID`.
-    #[serde(default, rename = "subnetID")]
-    pub(crate) subnet_id: String,
-    /// `subscriptionID`.
-    #[serde(default, rename = "subscriptionID")]
-    pub(crate) subscription_id: String,
-    /// `securityGroupID`.
-    #[serde(default, rename = "securityGroupID")]
-    pub(crate) security_group_id: String,
-    /// `tenantID`.
-    #[serde(default, rename = "tenantID")]
-    pub(crate) tenant_id: String,
-    /// `azureAuthenticationConfig`.
-    #[serde(default)]
-    pub(crate) azure_authentication_config: AzureAuthenticationConfig,
-    /// `containerRegistry.credentials.managedIdentity.resourceID`.
-    #[serde(default)]
-    pub(crate) container_registry: Option<Value>,
-}
-
-/// `spec.platform.azure.azureAuthenticationConfig`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct AzureAuthenticationConfig {
-    /// `azureAuthenticationConfigType`: `ManagedIdentities` (ARO HCP) or `WorkloadIdentities`.
-    #[serde(default)]
-    pub(crate) azure_authentication_config_type: String,
-    /// `workloadIdentities.cloudProvider.clientID`.
-    #[serde(default)]
-    pub(crate) workload_identities: Option<WorkloadIdentities>,
-    /// `managedIdentities`.
-    #[serde(default)]
-    pub(crate) managed_identities: Option<ManagedIdentities>,
-}
-
-/// `workloadIdentities`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct WorkloadIdentities {
-    /// `cloudProvider`.
-    #[serde(default)]
-    pub(crate) cloud_provider: ClientId,
-}
-
-/// `{clientID}`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct ClientId {
-    /// `clientID`.
-    #[serde(default, rename = "clientID")]
-    pub(crate) client_id: String,
-}
-
-/// `managedIdentities`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ManagedIdentities {
-    /// `controlPlane`.
-    #[serde(default)]
-    pub(crate) control_plane: ControlPlaneManagedIdentities,
-}
-
-/// `managedIdentities.controlPlane`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ControlPlaneManagedIdentities {
-    /// `managedIdentitiesKeyVault`.
-    #[serde(default)]
-    pub(crate) managed_identities_key_vault: KeyVault,
-    /// `cloudProvider`.
-    #[serde(default)]
-    pub(crate) cloud_provider: ManagedIdentity,
-}
-
-/// `managedIdentitiesKeyVault`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct KeyVault {
-    /// `name`.
-    #[serde(default)]
-    pub(crate) name: String,
-    /// `tenantID`.
-    #[serde(default, rename = "tenantID")]
-    pub(crate) tenant_id: String,
-}
-
-/// A `ManagedIdentity`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ManagedIdentity {
-    /// `credentialsSecretName`.
-    #[serde(default)]
-    pub(crate) credentials_secret_name: String,
-    /// `objectEncoding`.
-    #[serde(default)]
-    pub(crate) object_encoding: String,
-}
-
-/// `spec.platform.gcp`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Gcp {
-    /// `project`.
-    #[serde(default)]
-    pub(crate) project: String,
-    /// `networkConfig.network.name`.
-    #[serde(default)]
-    pub(crate) network_config: GcpNetworkConfig,
-}
-
-/// `spec.platform.gcp.networkConfig`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct GcpNetworkConfig {
-    /// `network`.
-    #[serde(default)]
-    pub(crate) network: NameRef,
-}
-
-/// `spec.platform.kubevirt`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct Kubevirt {
-    /// `credentials`: the infrastructure cluster is external when set.
-    #[serde(default)]
-    pub(crate) credentials: Option<KubevirtCredentials>,
-}
-
-/// `spec.platform.kubevirt.credentials`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct KubevirtCredentials {
-    /// `infraNamespace`.
-    #[serde(default)]
-    pub(crate) infra_namespace: String,
-}
-
-/// `spec.platform.openstack`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct OpenStack {
-    /// `identityRef`.
-    #[serde(default)]
-    pub(crate) identity_ref: IdentityRef,
-    /// `externalNetwork.id`.
-    #[serde(default)]
-    pub(crate) external_network: Option<IdRef>,
-}
-
-/// `spec.platform.openstack.identityRef`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct IdentityRef {
-    /// `name`: the Secret HyperShift reads from the management cluster.
-    #[serde(default)]
-    pub(crate) name: String,
-    /// `cloudName`.
-    #[serde(default)]
-    pub(crate) cloud_name: String,
-}
-
-/// `spec.platform.powervs`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct PowerVs {
-    /// `accountID`.
-    #[serde(default, rename = "accountID")]
-    pub(crate) account_id: String,
-    /// `resourceGroup`.
-    #[serde(default)]
-    pub(crate) resource_group: String,
-    /// `region`.
-    #[serde(default)]
-    pub(crate) region: String,
-    /// `zone`.
-    #[serde(default)]
-    pub(crate) zone: String,
-    /// `serviceInstanceID`.
-    #[serde(default, rename = "serviceInstanceID")]
-    pub(crate) service_instance_id: String,
-    /// `vpc`.
-    #[serde(default)]
-    pub(crate) vpc: PowerVsVpc,
-    /// `kubeCloudControllerCreds.name`.
-    #[serde(default)]
-    pub(crate) kube_cloud_controller_creds: NameRef,
-}
-
-/// `spec.platform.powervs.vpc`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub(crate) struct PowerVsVpc {
-    /// `name`.
-    #[serde(default)]
-    pub(crate) name: String,
-    /// `region`.
-    #[serde(default)]
-    pub(crate) region: String,
-    /// `subnet`.
-    #[serde(default)]
-    pub(crate) subnet: String,
-}
-
 /// Reads `--hosted-control-plane`.
 pub(crate) fn load(path: &Utf8Path) -> Result<HostedControlPlane> {
     parse(&read_text(path)?, path)
@@ -441,13 +164,46 @@ pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
     if platform_type.is_none_or(|t| t.as_str() == Some("")) {
         bail!("{path}: spec.platform.type is missing");
     }
-    let hcp: HostedControlPlane = typed(&doc, path)?;
+    let hcp: HostedControlPlane<GivenPlatform> = typed(&doc, path)?;
     check(&hcp, path)?;
-    Ok(hcp)
+    hcp.with_platform(path)
+}
+
+impl HostedControlPlane<GivenPlatform> {
+    /// The HostedControlPlane with its platform checked and typed.
+    fn with_platform(self, path: &Utf8Path) -> Result<HostedControlPlane> {
+        let Spec {
+            release_image,
+            control_plane_release_image,
+            infra_id,
+            platform,
+            networking,
+            configuration,
+            controller_availability_policy,
+            node_selector,
+            tolerations,
+            labels,
+        } = self.spec;
+        Ok(HostedControlPlane {
+            metadata: self.metadata,
+            spec: Spec {
+                release_image,
+                control_plane_release_image,
+                infra_id,
+                platform: platform.into_spec(path)?,
+                networking,
+                configuration,
+                controller_availability_policy,
+                node_selector,
+                tolerations,
+                labels,
+            },
+        })
+    }
 }
 
 /// What the API server and HyperShift's component framework require before a CCM is built.
-fn check(hcp: &HostedControlPlane, path: &Utf8Path) -> Result<()> {
+fn check<P>(hcp: &HostedControlPlane<P>, path: &Utf8Path) -> Result<()> {
     if hcp.metadata.name.is_empty() {
         bail!("{path}: metadata.name is missing");
     }
@@ -498,12 +254,15 @@ pub(crate) fn canonical_cidr(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    const MINIMAL: &str = "apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedControlPlane\nmetadata: {name: hcp, namespace: ns}\nspec:\n  releaseImage: quay.io/r:1\n  platform: {type: AWS}\n";
+    const MINIMAL: &str = "apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedControlPlane\nmetadata: {name: hcp, namespace: ns}\nspec:\n  releaseImage: quay.io/r:1\n  platform: {type: AWS, aws: {}}\n";
 
     #[test]
     fn a_minimal_hosted_control_plane_reads() {
         let hcp = parse(MINIMAL, "hcp.yaml".into()).expect("parses");
-        assert_eq!(hcp.spec.platform.platform_type, HostedPlatform::Aws);
+        assert_eq!(
+            hcp.spec.platform,
+            PlatformSpec::Aws(platform::Aws::default())
+        );
         assert_eq!(hcp.metadata.namespace, "ns");
     }
 

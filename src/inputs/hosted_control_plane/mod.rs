@@ -5,6 +5,7 @@
 //! the file and the field. Fields the CCM does not read are not looked at. The platform, its
 //! type and block, is [`platform`].
 
+pub(crate) mod arm_id;
 pub(crate) mod platform;
 
 use super::{object_from_text, read_text};

@@ -9,7 +9,7 @@ use super::edit::{container, fill, not_an_adapter_of, push};
 use super::probe;
 use crate::config::hosted::HostedConfig;
 use crate::inputs::hosted_control_plane::platform::{Azure, AzureAuthentication};
-use anyhow::{Context as _, Result, anyhow};
+use anyhow::Result;
 use base64::Engine as _;
 use ccm_catalogue::hosted::ManifestAdapter;
 use ccm_catalogue::platform::HostedPlatform;
@@ -86,12 +86,7 @@ fn secret_provider_class(azure: &Azure, cfg: &HostedConfig, object: &mut Value) 
 /// `cloud.conf` of Azure (HyperShift `azure/config.go` `azureConfig`), for the ConfigMap or,
 /// `with_credentials`, the Secret.
 fn cloud_config(azure: &Azure, cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
-    let field = |f: &str| format!("{}: spec.platform.azure.{f}", cfg.hcp_path);
-    let subnet =
-        arm_id(&azure.subnet_id, "virtualNetworks/subnets").with_context(|| field("subnetID"))?;
-    let nsg = arm_id(&azure.security_group_id, "networkSecurityGroups")
-        .with_context(|| field("securityGroupID"))?;
-    let vnet = arm_id(&azure.vnet_id, "virtualNetworks").with_context(|| field("vnetID"))?;
+    let (subnet, nsg, vnet) = (&azure.subnet, &azure.security_group, &azure.vnet);
     let probe = probe::read(cfg, probe::AZURE_PROBE_MODE, ["shared", "servicenodeport"])?;
     let auth = Auth::of(&azure.azure_authentication_config, with_credentials);
     let s = |v: &str| json!(v);
@@ -240,64 +235,4 @@ pub(super) fn adapt_deployment(
         pod["serviceAccountName"] = json!("azure-cloud-controller-manager");
     }
     Ok(())
-}
-
-/// What HyperShift reads from an ARM resource ID (Azure SDK `arm.ParseResourceID`).
-struct ArmId {
-    name: String,
-    resource_group: String,
-}
-
-/// Parses `/subscriptions/S/resourceGroups/RG/providers/NAMESPACE/TYPE/NAME[/TYPE/NAME...]`
-/// and checks its resource type (case-insensitive, as HyperShift compares it).
-fn arm_id(id: &str, want_type: &str) -> Result<ArmId> {
-    let parts: Vec<&str> = id.trim_start_matches('/').split('/').collect();
-    let bad = || anyhow!("{id:?} is not an Azure resource ID of type {want_type}");
-    if id.is_empty() || parts.len() < 8 || !parts[0].eq_ignore_ascii_case("subscriptions") {
-        return Err(bad());
-    }
-    if !parts[2].eq_ignore_ascii_case("resourceGroups")
-        || !parts[4].eq_ignore_ascii_case("providers")
-    {
-        return Err(bad());
-    }
-    let rest = &parts[6..];
-    if !rest.len().is_multiple_of(2) || parts.iter().any(|p| p.is_empty()) {
-        return Err(bad());
-    }
-    let types: Vec<&str> = rest.iter().step_by(2).copied().collect();
-    if !types.join("/").eq_ignore_ascii_case(want_type) {
-        return Err(anyhow!(
-            "{id:?}: invalid resource type {:?}, expected {want_type:?}",
-            types.join("/")
-        ));
-    }
-    Ok(ArmId {
-        name: rest[rest.len() - 1].to_string(),
-        resource_group: parts[3].to_string(),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arm_ids_give_their_name_and_resource_group_and_a_wrong_type_is_refused() {
-        let id = arm_id("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v/subnets/sn", "virtualNetworks/subnets")
-            .expect("parses");
-        assert_eq!((id.name.as_str(), id.resource_group.as_str()), ("sn", "rg"));
-        let err = arm_id(
-            "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v",
-            "networkSecurityGroups",
-        )
-        .err()
-        .expect("wrong type")
-        .to_string();
-        assert!(
-            err.contains("invalid resource type \"virtualNetworks\""),
-            "{err}"
-        );
-        assert!(arm_id("", "virtualNetworks").is_err());
-    }
 }

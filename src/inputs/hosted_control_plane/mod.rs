@@ -161,11 +161,17 @@ pub(crate) fn parse(text: &str, path: &Utf8Path) -> Result<HostedControlPlane> {
         &["v1beta1"],
         &[],
     )?;
+    from_document(&doc, path)
+}
+
+/// [`parse`] on a HostedControlPlane already parsed as a document (its kind and apiVersion
+/// checked), such as one derived from a HostedCluster; `path` names it in errors.
+pub(crate) fn from_document(doc: &Value, path: &Utf8Path) -> Result<HostedControlPlane> {
     let platform_type = doc.pointer("/spec/platform/type");
     if platform_type.is_none_or(|t| t.as_str() == Some("")) {
         bail!("{path}: spec.platform.type is missing");
     }
-    let hcp: HostedControlPlane<GivenPlatform> = typed(&doc, path)?;
+    let hcp: HostedControlPlane<GivenPlatform> = typed(doc, path)?;
     check(&hcp, path)?;
     hcp.with_platform(path)
 }

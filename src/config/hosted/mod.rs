@@ -101,7 +101,7 @@ impl HostedConfig {
         matches!(
             &self.hcp.spec.platform,
             PlatformSpec::Azure(azure)
-                if matches!(azure.azure_authentication_config, AzureAuthentication::ManagedIdentities(_))
+                if matches!(azure.block.azure_authentication_config, AzureAuthentication::ManagedIdentities(_))
         )
     }
 

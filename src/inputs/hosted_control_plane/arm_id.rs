@@ -1,9 +1,7 @@
 //! Azure resource IDs (`/subscriptions/S/resourceGroups/RG/providers/NAMESPACE/TYPE/NAME...`),
 //! which a HostedControlPlane's Azure block gives for its network resources and HyperShift's
-//! `azure/config.go` takes apart (`arm.ParseResourceID`, the resource type checked), read here
-//! at the input edge so that the render gets the names.
-
-use serde::{Deserialize, Deserializer};
+//! `azure/config.go` takes apart (`arm.ParseResourceID`, the resource type checked), read at the
+//! input edge (`platform.rs`) so that the render gets the names.
 
 /// What HyperShift reads from an ARM resource ID (Azure SDK `arm.ParseResourceID`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,26 +40,6 @@ pub(crate) fn parse(id: &str, want_type: &str) -> Result<ArmId, String> {
         name: rest[rest.len() - 1].to_string(),
         resource_group: parts[3].to_string(),
     })
-}
-
-/// `spec.platform.azure.subnetID`: a subnet of a virtual network.
-pub(super) fn subnet<'de, D: Deserializer<'de>>(d: D) -> Result<ArmId, D::Error> {
-    of_type(d, "virtualNetworks/subnets")
-}
-
-/// `spec.platform.azure.securityGroupID`: a network security group.
-pub(super) fn security_group<'de, D: Deserializer<'de>>(d: D) -> Result<ArmId, D::Error> {
-    of_type(d, "networkSecurityGroups")
-}
-
-/// `spec.platform.azure.vnetID`: a virtual network.
-pub(super) fn vnet<'de, D: Deserializer<'de>>(d: D) -> Result<ArmId, D::Error> {
-    of_type(d, "virtualNetworks")
-}
-
-fn of_type<'de, D: Deserializer<'de>>(d: D, want_type: &str) -> Result<ArmId, D::Error> {
-    let id = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-    parse(&id, want_type).map_err(serde::de::Error::custom)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! enum and reads its platform's fields, with nothing left to check.
 
 use super::arm_id::{self, ArmId};
-use anyhow::{Result, anyhow};
+use anyhow::{Context as _, Result, anyhow};
 use camino::Utf8Path;
 use ccm_catalogue::platform::HostedPlatform;
 use serde::Deserialize;
@@ -17,7 +17,7 @@ pub(crate) enum PlatformSpec {
     /// `AWS` and `spec.platform.aws`.
     Aws(Aws),
     /// `Azure` and `spec.platform.azure` (boxed: it is twice the size of any other).
-    Azure(Box<Azure>),
+    Azure(Box<AzureSpec>),
     /// `GCP` and `spec.platform.gcp`.
     Gcp(Gcp),
     /// `KubeVirt` and `spec.platform.kubevirt` (HyperShift reads it only when set).
@@ -81,9 +81,10 @@ impl GivenPlatform {
             |block: &str| anyhow!("{path}: spec.platform.{block} is missing for type {kind}");
         Ok(match kind {
             HostedPlatform::Aws => PlatformSpec::Aws(self.aws.ok_or_else(|| missing("aws"))?),
-            HostedPlatform::Azure => {
-                PlatformSpec::Azure(Box::new(self.azure.ok_or_else(|| missing("azure"))?))
-            }
+            HostedPlatform::Azure => PlatformSpec::Azure(Box::new(AzureSpec::read(
+                self.azure.ok_or_else(|| missing("azure"))?,
+                path,
+            )?)),
             HostedPlatform::Gcp => PlatformSpec::Gcp(self.gcp.ok_or_else(|| missing("gcp"))?),
             HostedPlatform::KubeVirt => PlatformSpec::KubeVirt(self.kubevirt.unwrap_or_default()),
             HostedPlatform::OpenStack => {
@@ -152,21 +153,18 @@ pub(crate) struct Azure {
     /// `resourceGroup`.
     #[serde(default)]
     pub(crate) resource_group: String,
-    /// `vnetID`, read as its resource ID.
-    #[serde(rename = "vnetID", deserialize_with = "arm_id::vnet")]
-    pub(crate) vnet: ArmId,
-    /// `subnetID`, read as its resource ID.
-    #[serde(rename = "subnetID", deserialize_with = "arm_id::subnet")]
-    pub(crate) subnet: ArmId,
+    /// `vnetID`, read into [`AzureNetwork`].
+    #[serde(default, rename = "vnetID")]
+    vnet_id: String,
+    /// `subnetID`, read into [`AzureNetwork`].
+    #[serde(default, rename = "subnetID")]
+    subnet_id: String,
     /// `subscriptionID`.
     #[serde(default, rename = "subscriptionID")]
     pub(crate) subscription_id: String,
-    /// `securityGroupID`, read as its resource ID.
-    #[serde(
-        rename = "securityGroupID",
-        deserialize_with = "arm_id::security_group"
-    )]
-    pub(crate) security_group: ArmId,
+    /// `securityGroupID`, read into [`AzureNetwork`].
+    #[serde(default, rename = "securityGroupID")]
+    security_group_id: String,
     /// `tenantID`.
     #[serde(default, rename = "tenantID")]
     pub(crate) tenant_id: String,
@@ -175,6 +173,48 @@ pub(crate) struct Azure {
     /// `containerRegistry.credentials.managedIdentity.resourceID`.
     #[serde(default)]
     pub(crate) container_registry: Option<Value>,
+}
+
+/// Azure's block and its network resources, read as resource IDs.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AzureSpec {
+    /// `spec.platform.azure`.
+    pub(crate) block: Azure,
+    /// Its `subnetID`, `securityGroupID` and `vnetID`.
+    pub(crate) network: AzureNetwork,
+}
+
+/// The network resources of an Azure control plane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AzureNetwork {
+    /// `subnetID`: a subnet of a virtual network.
+    pub(crate) subnet: ArmId,
+    /// `securityGroupID`: a network security group.
+    pub(crate) security_group: ArmId,
+    /// `vnetID`: a virtual network.
+    pub(crate) vnet: ArmId,
+}
+
+impl AzureSpec {
+    /// Reads the block's resource IDs in the order HyperShift's `azure/config.go` parses them
+    /// (subnet, security group, network), so that the first bad one is the one it names.
+    fn read(block: Azure, path: &Utf8Path) -> Result<Self> {
+        let id = |text: &str, field: &str, want_type: &str| {
+            arm_id::parse(text, want_type)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("{path}: spec.platform.azure.{field}"))
+        };
+        let network = AzureNetwork {
+            subnet: id(&block.subnet_id, "subnetID", "virtualNetworks/subnets")?,
+            security_group: id(
+                &block.security_group_id,
+                "securityGroupID",
+                "networkSecurityGroups",
+            )?,
+            vnet: id(&block.vnet_id, "vnetID", "virtualNetworks")?,
+        };
+        Ok(Self { block, network })
+    }
 }
 
 /// `spec.platform.azure.azureAuthenticationConfig`: how the Azure control plane authenticates,
@@ -442,25 +482,40 @@ mod tests {
 
     #[test]
     fn azures_network_resources_are_read_as_resource_ids_of_their_type() {
-        let mut block = network();
-        block["azureAuthenticationConfig"] = json!({"azureAuthenticationConfigType": "WorkloadIdentities", "workloadIdentities": {}});
-        let Ok(PlatformSpec::Azure(azure)) = spec(&json!({"type": "Azure", "azure": block})) else {
+        let with_auth = |mut block: Value| {
+            block["azureAuthenticationConfig"] = json!({
+                "azureAuthenticationConfigType": "WorkloadIdentities", "workloadIdentities": {}});
+            spec(&json!({"type": "Azure", "azure": block}))
+        };
+        let Ok(PlatformSpec::Azure(azure)) = with_auth(network()) else {
             panic!("reads");
         };
+        let ids = &azure.network;
         assert_eq!(
-            (
-                azure.subnet.name.as_str(),
-                azure.subnet.resource_group.as_str()
-            ),
+            (ids.subnet.name.as_str(), ids.subnet.resource_group.as_str()),
             ("sn", "rg")
         );
-        assert_eq!(azure.security_group.name, "nsg");
-        assert_eq!(azure.vnet.name, "v");
+        assert_eq!(ids.security_group.name, "nsg");
+        assert_eq!(ids.vnet.name, "v");
+        let mut block = network();
         block["vnetID"] = block["subnetID"].clone();
-        let err = spec(&json!({"type": "Azure", "azure": block})).expect_err("a subnet");
+        let err = with_auth(block.clone()).expect_err("a subnet");
         assert!(
             err.starts_with("hcp.yaml: spec.platform.azure.vnetID: ")
                 && err.contains("invalid resource type \"virtualNetworks/subnets\""),
+            "{err}"
+        );
+        // The first bad one in HyperShift's order (subnet, security group, network) is named.
+        block["securityGroupID"] = json!("nsg");
+        let err = with_auth(block.clone()).expect_err("not an ID");
+        assert!(
+            err.starts_with("hcp.yaml: spec.platform.azure.securityGroupID: \"nsg\" is not"),
+            "{err}"
+        );
+        block.as_object_mut().expect("object").remove("subnetID");
+        let err = with_auth(block).expect_err("missing");
+        assert!(
+            err.starts_with("hcp.yaml: spec.platform.azure.subnetID: \"\" is not"),
             "{err}"
         );
     }
@@ -471,7 +526,7 @@ mod tests {
             let mut block = network();
             block["azureAuthenticationConfig"] = auth;
             spec(&json!({"type": "Azure", "azure": block})).map(|p| match p {
-                PlatformSpec::Azure(a) => a.azure_authentication_config,
+                PlatformSpec::Azure(a) => a.block.azure_authentication_config,
                 other => panic!("{other:?}"),
             })
         };

@@ -8,7 +8,7 @@
 use super::edit::{container, fill, not_an_adapter_of, push};
 use super::probe;
 use crate::config::hosted::HostedConfig;
-use crate::inputs::hosted_control_plane::platform::{Azure, AzureAuthentication};
+use crate::inputs::hosted_control_plane::platform::{Azure, AzureAuthentication, AzureSpec};
 use anyhow::Result;
 use base64::Engine as _;
 use ccm_catalogue::hosted::ManifestAdapter;
@@ -21,16 +21,17 @@ const TOKEN_FILE: &str = "/var/run/secrets/openshift/serviceaccount/token";
 /// Runs the component's manifest adapter `adapt` on `object`.
 pub(super) fn adapt_manifest(
     adapt: ManifestAdapter,
-    azure: &Azure,
+    spec: &AzureSpec,
     cfg: &HostedConfig,
     object: &mut Value,
 ) -> Result<()> {
+    let azure = &spec.block;
     match adapt {
         ManifestAdapter::AzureCloudConfig => {
-            fill(object, "cloud.conf", |_| cloud_config(azure, cfg, false))
+            fill(object, "cloud.conf", |_| cloud_config(spec, cfg, false))
         }
         ManifestAdapter::AzureCloudConfigSecret => {
-            let text = cloud_config(azure, cfg, true)?;
+            let text = cloud_config(spec, cfg, true)?;
             object["data"]["cloud.conf"] =
                 json!(base64::engine::general_purpose::STANDARD.encode(text));
             Ok(())
@@ -85,8 +86,13 @@ fn secret_provider_class(azure: &Azure, cfg: &HostedConfig, object: &mut Value) 
 
 /// `cloud.conf` of Azure (HyperShift `azure/config.go` `azureConfig`), for the ConfigMap or,
 /// `with_credentials`, the Secret.
-fn cloud_config(azure: &Azure, cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
-    let (subnet, nsg, vnet) = (&azure.subnet, &azure.security_group, &azure.vnet);
+fn cloud_config(spec: &AzureSpec, cfg: &HostedConfig, with_credentials: bool) -> Result<String> {
+    let azure = &spec.block;
+    let (subnet, nsg, vnet) = (
+        &spec.network.subnet,
+        &spec.network.security_group,
+        &spec.network.vnet,
+    );
     let probe = probe::read(cfg, probe::AZURE_PROBE_MODE, ["shared", "servicenodeport"])?;
     let auth = Auth::of(&azure.azure_authentication_config, with_credentials);
     let s = |v: &str| json!(v);
@@ -201,13 +207,13 @@ impl<'a> Auth<'a> {
 /// HyperShift `azure/deployment.go`: the CCM's `--cluster-name`, and the managed identity's
 /// certificate (managed Azure) or the CCM's own ServiceAccount (self-managed).
 pub(super) fn adapt_deployment(
-    azure: &Azure,
+    spec: &AzureSpec,
     cfg: &HostedConfig,
     deployment: &mut Value,
     name: &str,
 ) -> Result<()> {
     let managed = matches!(
-        azure.azure_authentication_config,
+        spec.block.azure_authentication_config,
         AzureAuthentication::ManagedIdentities(_)
     );
     let c = container(deployment, name)?;

@@ -217,6 +217,34 @@ fn a_platform_block_missing_for_its_type_is_refused() {
 }
 
 #[test]
+fn a_tls_profile_the_api_server_would_reject_is_refused_naming_the_field() {
+    let at = "hcp.yaml: spec.configuration.apiServer.tlsSecurityProfile";
+    refused_with(
+        "aws/ModernTLS",
+        |t| t.replace("type: Modern", "type: Fancy"),
+        &[],
+        &format!("{at}.type: unknown profile \"Fancy\""),
+    );
+    refused_with(
+        "gcp/ModernTLS",
+        |t| t.replace("type: Modern", "type: Custom"),
+        &[],
+        &format!("{at}.custom: required when"),
+    );
+    refused_with(
+        "azure/ModernTLS",
+        |t| {
+            t.replace(
+                "type: Modern",
+                "type: Custom\n        custom: {minTLSVersion: TLS1.2}",
+            )
+        },
+        &[],
+        &format!("{at}.custom.minTLSVersion: unknown TLS version \"TLS1.2\""),
+    );
+}
+
+#[test]
 fn openstack_without_its_credentials_and_an_unknown_operator_env_are_refused() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dest = tmp.path().join("out");
@@ -397,4 +425,74 @@ fn check_sees_a_changed_file_and_a_platform_without_a_hosted_ccm_renders_nothing
             .contains("HyperShift builds no CCM for the Agent hosted control plane")
     );
     assert!(read_tree(&dest).is_empty());
+}
+
+/// The Old TLS profile as HyperShift passes it: `config.TLSArgs` appends `--tls-min-version`
+/// then `--tls-cipher-suites` (HyperShift support/config), the suites being openshift/api's
+/// `TLSProfiles[Old].Ciphers` looked up in HyperShift's own `openSSLToIANACiphersMap`
+/// (support/config/cipher.go), which has ten of them. So each platform's ModernTLS golden
+/// Deployment, its `--tls-min-version=VersionTLS13` (Modern's suites are all TLS 1.3 ones, which
+/// that table lacks) read as the Old profile's flags, is what HyperShift creates for Old.
+#[test]
+fn the_old_tls_profile_passes_the_ten_suites_hypershifts_table_maps() {
+    const OLD_SUITES: &str = concat!(
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,",
+        "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,",
+        "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,",
+        "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,",
+        "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,",
+        "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+    );
+    for platform in ["aws", "azure", "gcp", "kubevirt", "openstack", "powervs"] {
+        let modern = case(&format!("{platform}/ModernTLS"));
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("case");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for entry in std::fs::read_dir(&modern).expect("case") {
+            let path = entry.expect("entry").path();
+            if path.is_file() {
+                let text = std::fs::read_to_string(&path).expect("reads");
+                let name = path.file_name().expect("name");
+                std::fs::write(dir.join(name), text.replace("type: Modern", "type: Old"))
+                    .expect("write");
+            }
+        }
+        let dest = tmp.path().join("out");
+        let args = args_of(&dir, &dest);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ccm_render(&args);
+        assert!(
+            out.status.success(),
+            "{platform}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let name = format!("manifests/deployment-{platform}-cloud-controller-manager.yaml");
+        let rendered = parse_all(&String::from_utf8_lossy(&read_tree(&dest)[&name])).remove(0);
+        let file = std::fs::read_dir(modern.join("expected"))
+            .expect("expected/")
+            .map(|e| e.expect("entry").path())
+            .find(|p| p.to_string_lossy().ends_with("_deployment.yaml"))
+            .expect("the golden Deployment");
+        let mut want = without_apply_fields(
+            parse_all(&std::fs::read_to_string(file).expect("reads")).remove(0),
+        );
+        let args = want
+            .pointer_mut("/spec/template/spec/containers/0/args")
+            .and_then(Value::as_array_mut)
+            .expect("the CCM's args");
+        let at = args
+            .iter()
+            .position(|a| a == "--tls-min-version=VersionTLS13")
+            .expect("Modern's flag");
+        args[at] = Value::from("--tls-min-version=VersionTLS10");
+        args.insert(
+            at + 1,
+            Value::from(format!("--tls-cipher-suites={OLD_SUITES}")),
+        );
+        assert_eq!(rendered, want, "{platform}");
+    }
 }

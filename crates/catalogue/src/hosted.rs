@@ -43,6 +43,20 @@ pub enum DeploymentAdapter {
     Powervs,
 }
 
+impl DeploymentAdapter {
+    /// The platform whose `deployment.go` the adapter is.
+    pub fn platform(self) -> HostedPlatform {
+        match self {
+            Self::Aws => HostedPlatform::Aws,
+            Self::Azure => HostedPlatform::Azure,
+            Self::Gcp => HostedPlatform::Gcp,
+            Self::Kubevirt => HostedPlatform::KubeVirt,
+            Self::Openstack => HostedPlatform::OpenStack,
+            Self::Powervs => HostedPlatform::PowerVs,
+        }
+    }
+}
+
 /// The adapter of one of a component's other objects (`spec.manifests[].adapt`): what
 /// HyperShift's `config.go` or `component.go` computes for it, written in the binary
 /// (`src/render/hosted/`).
@@ -73,6 +87,21 @@ pub enum ManifestAdapter {
 }
 
 impl ManifestAdapter {
+    /// The platform whose `config.go` or `component.go` the adapter is.
+    pub fn platform(self) -> HostedPlatform {
+        match self {
+            Self::AwsCloudConfig => HostedPlatform::Aws,
+            Self::AzureCloudConfig
+            | Self::AzureCloudConfigSecret
+            | Self::AzureServiceAccount
+            | Self::AzureSecretProviderClass => HostedPlatform::Azure,
+            Self::GcpCloudConfig => HostedPlatform::Gcp,
+            Self::KubevirtCloudConfig => HostedPlatform::KubeVirt,
+            Self::OpenstackCloudConfig | Self::OpenstackTrustedCa => HostedPlatform::OpenStack,
+            Self::PowervsCloudConfig => HostedPlatform::PowerVs,
+        }
+    }
+
     /// The kind of object the adapter adapts.
     pub fn kind(self) -> &'static str {
         match self {
@@ -348,6 +377,22 @@ fn check_descriptor(d: &ComponentDescriptor, folder: &str, path: &str) -> Result
                 .join(", ")
         ),
     }
+    // The render picks a platform's adapters by the HostedControlPlane's platform, which the
+    // component's serves: an adapter of another platform would never run.
+    let serves = d.spec.platform;
+    let adapters = std::iter::once((
+        "spec.deployment.adapt".to_string(),
+        d.spec.deployment.adapt.platform(),
+    ))
+    .chain(d.spec.manifests.iter().enumerate().filter_map(|(i, m)| {
+        m.adapt
+            .map(|a| (format!("spec.manifests[{i}].adapt"), a.platform()))
+    }));
+    for (field, platform) in adapters {
+        if platform != serves {
+            bail!("{path}: {field}: an adapter of {platform}, the component serves {serves}");
+        }
+    }
     if let Some(minter) = &d.spec.token_minter {
         crate::validate::dns_label(&minter.service_account_name)
             .with_context(|| format!("{path}: spec.tokenMinter.serviceAccountName"))?;
@@ -454,13 +499,43 @@ mod tests {
     fn an_adapter_of_another_kind_is_refused() {
         let err = format!(
             "{:#}",
-            edited("aws/component.yaml", |t| {
-                t.replace("adapt: awsCloudConfig", "adapt: azureServiceAccount")
+            edited("azure/component.yaml", |t| {
+                t.replace("adapt: azureCloudConfig\n", "adapt: azureServiceAccount\n")
             })
             .expect_err("wrong kind")
         );
         assert!(
-            err.contains("spec.manifests[0].adapt: the adapter adapts a ServiceAccount, config.yaml holds a ConfigMap"),
+            err.contains("spec.manifests[1].adapt: the adapter adapts a ServiceAccount, config.yaml holds a ConfigMap"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_adapter_of_another_platform_is_refused_naming_the_field() {
+        let err = format!(
+            "{:#}",
+            edited("gcp/component.yaml", |t| {
+                t.replace("adapt: gcp\n", "adapt: aws\n")
+            })
+            .expect_err("another platform's")
+        );
+        assert!(
+            err.ends_with(
+                "hosted/gcp/component.yaml: spec.deployment.adapt: an adapter of AWS, the component serves GCP"
+            ),
+            "{err}"
+        );
+        let err = format!(
+            "{:#}",
+            edited("aws/component.yaml", |t| {
+                t.replace("adapt: awsCloudConfig", "adapt: gcpCloudConfig")
+            })
+            .expect_err("another platform's")
+        );
+        assert!(
+            err.ends_with(
+                "hosted/aws/component.yaml: spec.manifests[0].adapt: an adapter of GCP, the component serves AWS"
+            ),
             "{err}"
         );
     }

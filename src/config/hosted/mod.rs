@@ -4,12 +4,12 @@
 //! payload, the management cluster and its own environment.
 
 pub(crate) mod operator_env;
-pub(crate) mod tls;
 
 use crate::inputs::credentials::{Credentials, Secret};
 use crate::inputs::hosted_control_plane::HostedControlPlane;
+use crate::inputs::hosted_control_plane::platform::{AzureAuthentication, PlatformSpec};
 use crate::inputs::payload_images::PayloadImages;
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::platform::HostedPlatform;
 pub(crate) use operator_env::OperatorEnv;
@@ -67,13 +67,19 @@ impl HostedConfig {
         credentials: Option<Credentials>,
         env: OperatorEnv,
     ) -> Result<Self> {
+        // HyperShift `ClusterConfiguration.GetTLSSecurityProfile`.
+        let at = "spec.configuration.apiServer.tlsSecurityProfile";
         let profile = hcp
             .spec
             .configuration
             .as_ref()
             .and_then(|c| c.api_server.as_ref())
-            .and_then(|a| a.tls_security_profile.as_ref());
-        let tls_args = tls::tls_args(profile, path)?;
+            .and_then(|a| a.tls_security_profile.as_ref())
+            .map(|p| crate::config::tls::profile::read(p, at))
+            .transpose()
+            .with_context(|| path.to_owned())?;
+        let tls_args = crate::config::tls::hypershift::tls_args(profile.as_ref(), at)
+            .with_context(|| path.to_owned())?;
         Ok(Self {
             hcp,
             hcp_path: path.to_owned(),
@@ -86,25 +92,17 @@ impl HostedConfig {
 
     /// The platform type.
     pub(crate) fn platform(&self) -> HostedPlatform {
-        self.hcp.spec.platform.platform_type
+        self.hcp.spec.platform.platform()
     }
 
     /// HyperShift `azureutil.IsAroHCPByHCP`: an Azure control plane of the ARO-HCP service,
-    /// told by its authentication type (`ManagedIdentities`), or by `MANAGED_SERVICE` when the
-    /// HostedControlPlane has no Azure block.
+    /// told by its authentication type.
     pub(crate) fn managed_azure(&self) -> bool {
-        if self.platform() != HostedPlatform::Azure {
-            return false;
-        }
-        match &self.hcp.spec.platform.azure {
-            Some(azure) => {
-                azure
-                    .azure_authentication_config
-                    .azure_authentication_config_type
-                    == "ManagedIdentities"
-            }
-            None => self.env.is_aro_hcp(),
-        }
+        matches!(
+            &self.hcp.spec.platform,
+            PlatformSpec::Azure(azure)
+                if matches!(azure.block.azure_authentication_config, AzureAuthentication::ManagedIdentities(_))
+        )
     }
 
     /// The Secret `namespace/name` from `--credentials`, as HyperShift reads it from the

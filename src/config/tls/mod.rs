@@ -6,14 +6,17 @@
 //! below, never from input text, so the flag values are always safe on a shell script line.
 
 use anyhow::{Result, bail};
-use ccm_catalogue::json_fields::{as_object, optional_object, optional_str, type_name};
-use serde_json::{Map, Value};
-use tables::{
-    BuiltinProfile, DEFAULT_TLS_VERSION, GO_CIPHER_SUITES, INTERMEDIATE, MODERN, OLD,
-    OPENSSL_TO_IANA, TLS_VERSIONS,
-};
+use ccm_catalogue::json_fields::{as_object, optional_object, optional_str};
+use profile::{ProfileSpec, TlsSecurityProfile};
+use serde_json::Value;
+use tables::{DEFAULT_TLS_VERSION, GO_CIPHER_SUITES, OPENSSL_TO_IANA};
 
+pub(crate) mod hypershift;
+pub(crate) mod profile;
 mod tables;
+
+/// Where CCCMO reads the profile in the APIServer object.
+const PROFILE_FIELD: &str = "spec.tlsSecurityProfile";
 
 /// The TLS flags CCCMO passes to every cloud controller manager.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +59,7 @@ pub fn from_apiserver(apiserver: Option<&Value>) -> Result<TlsSettings> {
     let Some(apiserver) = apiserver else {
         // controller-runtime-common pkg/tls: a failed APIServer fetch leaves adherence "" and the
         // profile empty; "" adherence then selects the default (Intermediate) profile.
-        return Ok(settings_for(&INTERMEDIATE));
+        return Ok(resolve(&profile::intermediate()));
     };
     let cluster = ClusterTls::parse(apiserver)?;
 
@@ -64,24 +67,18 @@ pub fn from_apiserver(apiserver: Option<&Value>) -> Result<TlsSettings> {
         // cluster-cloud-controller-manager-operator pkg/tls/tls.go: when the adherence policy does
         // not require the cluster profile, the operands get
         // configv1.TLSProfiles[libgocrypto.DefaultTLSProfileType], i.e. Intermediate.
-        return Ok(settings_for(&INTERMEDIATE));
+        return Ok(resolve(&profile::intermediate()));
     }
 
-    let spec = match cluster.profile {
-        // controller-runtime-common pkg/tls GetTLSProfileSpec: nil profile or empty type →
-        // Intermediate.
-        None => INTERMEDIATE.to_spec(),
-        Some(ProfileChoice::Builtin(builtin)) => builtin.to_spec(),
-        Some(ProfileChoice::Custom(Some(custom))) => custom,
-        Some(ProfileChoice::Custom(None)) => {
-            // controller-runtime-common pkg/tls GetTLSProfileSpec returns ErrCustomProfileNil
-            // here. CCCMO logs it and carries on with an empty profile (TLS 1.2, no cipher flag),
-            // which silently drops the administrator's intent; an offline render refuses instead.
-            bail!(
-                "spec.tlsSecurityProfile.custom: required when spec.tlsSecurityProfile.type is \"Custom\""
-            );
-        }
+    // controller-runtime-common pkg/tls GetTLSProfileSpec: nil profile or empty type →
+    // Intermediate. For a Custom profile without its block it returns ErrCustomProfileNil;
+    // CCCMO logs it and carries on with an empty profile (TLS 1.2, no cipher flag), which
+    // silently drops the administrator's intent; an offline render refuses instead.
+    let spec = match &cluster.profile {
+        None => None,
+        Some(profile) => profile.spec(PROFILE_FIELD)?,
     };
+    let spec = spec.unwrap_or_else(profile::intermediate);
     Ok(resolve(&spec))
 }
 
@@ -112,53 +109,10 @@ impl Adherence {
     }
 }
 
-/// A TLS profile as the API spells it: minimum version name and cipher names (OpenSSL or IANA).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct ProfileSpec {
-    /// One of [`TLS_VERSIONS`], or `""` for the library default.
-    min_tls_version: &'static str,
-    ciphers: Vec<String>,
-}
-
-impl BuiltinProfile {
-    fn to_spec(&self) -> ProfileSpec {
-        ProfileSpec {
-            min_tls_version: self.min_tls_version,
-            ciphers: self.ciphers.iter().map(|c| (*c).to_owned()).collect(),
-        }
-    }
-}
-
-/// library-go's IANA name of an OpenSSL cipher name (`openSSLToIANACiphers`), when it has one.
-pub(crate) fn openssl_to_iana(name: &str) -> Option<&'static str> {
-    OPENSSL_TO_IANA
-        .iter()
-        .find(|(openssl, _)| *openssl == name)
-        .map(|(_, iana)| *iana)
-}
-
-/// openshift/api `TLSProfiles[name]` for Old, Intermediate and Modern: the minimum version and
-/// the OpenSSL cipher names (the hosted render maps them with HyperShift's own table).
-pub(crate) fn builtin_profile(name: &str) -> Option<(&'static str, &'static [&'static str])> {
-    let profile: &'static BuiltinProfile = match name {
-        "Old" => &OLD,
-        "Intermediate" => &INTERMEDIATE,
-        "Modern" => &MODERN,
-        _ => return None,
-    };
-    Some((profile.min_tls_version, profile.ciphers))
-}
-
-enum ProfileChoice {
-    Builtin(&'static BuiltinProfile),
-    /// `type: Custom`, with its `custom` block if present.
-    Custom(Option<ProfileSpec>),
-}
-
 struct ClusterTls {
     adherence: Adherence,
-    /// None when `spec.tlsSecurityProfile` is absent or its `type` is empty.
-    profile: Option<ProfileChoice>,
+    /// None when `spec.tlsSecurityProfile` is absent.
+    profile: Option<TlsSecurityProfile>,
 }
 
 impl ClusterTls {
@@ -176,73 +130,12 @@ impl ClusterTls {
             });
         };
         let adherence = Adherence::parse(spec.get("tlsAdherence"))?;
-        let profile =
-            match optional_object(spec.get("tlsSecurityProfile"), "spec.tlsSecurityProfile")? {
-                None => None,
-                Some(profile) => parse_profile(profile)?,
-            };
+        let profile = match spec.get("tlsSecurityProfile") {
+            None | Some(Value::Null) => None,
+            Some(profile) => Some(profile::read(profile, PROFILE_FIELD)?),
+        };
         Ok(Self { adherence, profile })
     }
-}
-
-fn parse_profile(profile: &Map<String, Value>) -> Result<Option<ProfileChoice>> {
-    // The `custom` block is checked whenever it is present, as the API server's schema does, so
-    // a typo in it is reported even while another type is selected.
-    let custom = match optional_object(profile.get("custom"), "spec.tlsSecurityProfile.custom")? {
-        None => None,
-        Some(custom) => Some(parse_custom(custom)?),
-    };
-    let kind =
-        optional_str(profile.get("type"), "spec.tlsSecurityProfile.type")?.unwrap_or_default();
-    // openshift/api config/v1/types_tlssecurityprofile.go: TLSProfileType is
-    // Enum=Old;Intermediate;Modern;Custom. The `old`/`intermediate`/`modern` members are empty
-    // structs and carry nothing.
-    Ok(match kind {
-        "" => None,
-        "Old" => Some(ProfileChoice::Builtin(&OLD)),
-        "Intermediate" => Some(ProfileChoice::Builtin(&INTERMEDIATE)),
-        "Modern" => Some(ProfileChoice::Builtin(&MODERN)),
-        "Custom" => Some(ProfileChoice::Custom(custom)),
-        other => bail!("spec.tlsSecurityProfile.type: unknown profile {other:?}"),
-    })
-}
-
-fn parse_custom(custom: &Map<String, Value>) -> Result<ProfileSpec> {
-    let path = "spec.tlsSecurityProfile.custom";
-    let version = optional_str(
-        custom.get("minTLSVersion"),
-        "spec.tlsSecurityProfile.custom.minTLSVersion",
-    )?
-    .unwrap_or_default();
-    // openshift/api: TLSProtocolVersion is Enum=VersionTLS10;VersionTLS11;VersionTLS12;VersionTLS13.
-    // An empty value means library-go's default (crypto.TLSVersion("") → DefaultTLSVersion).
-    let min_tls_version = if version.is_empty() {
-        ""
-    } else {
-        match TLS_VERSIONS.iter().find(|name| **name == version) {
-            Some(name) => name,
-            None => bail!("{path}.minTLSVersion: unknown TLS version {version:?}"),
-        }
-    };
-    let ciphers = match custom.get("ciphers") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| match item {
-                Value::String(name) => Ok(name.clone()),
-                other => bail!(
-                    "{path}.ciphers[{index}]: expected a string, got {}",
-                    type_name(other)
-                ),
-            })
-            .collect::<Result<_>>()?,
-        Some(other) => bail!("{path}.ciphers: expected a list, got {}", type_name(other)),
-    };
-    Ok(ProfileSpec {
-        min_tls_version,
-        ciphers,
-    })
 }
 
 /// Turns a profile into the flag values, as controller-runtime-common pkg/tls
@@ -273,10 +166,6 @@ fn resolve(spec: &ProfileSpec) -> TlsSettings {
     }
 }
 
-fn settings_for(profile: &BuiltinProfile) -> TlsSettings {
-    resolve(&profile.to_spec())
-}
-
 /// The IANA name Go's crypto/tls knows for an OpenSSL or IANA cipher name, or None when Go cannot
 /// negotiate it (CCCMO logs those and drops them).
 fn go_cipher_name(name: &str) -> Option<&'static str> {
@@ -301,6 +190,7 @@ fn go_cipher_by_iana(name: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use super::tables::{HYPERSHIFT_OPENSSL_TO_IANA, INTERMEDIATE, MODERN, OLD, TLS_VERSIONS};
     use super::*;
     use pretty_assertions::assert_eq;
     use serde_json::json;
@@ -749,7 +639,7 @@ mod tests {
         for (iana, canonical) in GO_CIPHER_SUITES {
             assert!(safe(iana) && safe(canonical), "{iana} / {canonical}");
         }
-        for (_, iana) in OPENSSL_TO_IANA {
+        for (_, iana) in OPENSSL_TO_IANA.iter().chain(HYPERSHIFT_OPENSSL_TO_IANA) {
             assert!(
                 go_cipher_by_iana(iana).is_some(),
                 "{iana} is not a Go cipher"

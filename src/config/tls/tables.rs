@@ -190,6 +190,49 @@ pub(super) const OPENSSL_TO_IANA: &[(&str, &str)] = &[
     ),
 ];
 
+/// HyperShift `support/config/cipher.go` `openSSLToIANACiphersMap` (openshift/hypershift at
+/// 3ee96155): the table HyperShift's `config.TLSArgs` maps a hosted control plane's profile with,
+/// a table of its own rather than library-go's [`OPENSSL_TO_IANA`]. It has ten names: the TLS 1.3
+/// suites are commented out there ("not configurable"), and it never had the CBC-SHA256, the
+/// RSA key exchange or the 3DES suites, so a name of those is left out of the flags
+/// (`OpenSSLToIANACipherSuites`: "Unknown ciphers are left out").
+pub(super) const HYPERSHIFT_OPENSSL_TO_IANA: &[(&str, &str)] = &[
+    (
+        "ECDHE-ECDSA-AES128-GCM-SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+    ),
+    (
+        "ECDHE-RSA-AES128-GCM-SHA256",
+        "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+    ),
+    (
+        "ECDHE-ECDSA-AES256-GCM-SHA384",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+    ),
+    (
+        "ECDHE-RSA-AES256-GCM-SHA384",
+        "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+    ),
+    (
+        "ECDHE-ECDSA-CHACHA20-POLY1305",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+    ),
+    (
+        "ECDHE-RSA-CHACHA20-POLY1305",
+        "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+    ),
+    (
+        "ECDHE-ECDSA-AES128-SHA",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+    ),
+    ("ECDHE-RSA-AES128-SHA", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"),
+    (
+        "ECDHE-ECDSA-AES256-SHA",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+    ),
+    ("ECDHE-RSA-AES256-SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA"),
+];
+
 // openshift/api config/v1/types_tlssecurityprofile.go TLSProfiles. Older openshift/api releases
 // also list DHE-*, ECDHE-*-AES256-SHA384 and AES256-SHA256 in Old/Intermediate; newer ones moved
 // them to comments as unsupported by Go. Either way library-go drops them, so the flags are the

@@ -2,7 +2,7 @@
 //! (`support/controlplane-component/defaults.go` `setDefaultOptions`, and `deployment.go`
 //! `SetReplicasAndStrategy`), in its order.
 
-use super::platform::push;
+use super::edit::push;
 use super::token_minter;
 use crate::config::hosted::HostedConfig;
 use crate::inputs::hosted_control_plane::AvailabilityPolicy;

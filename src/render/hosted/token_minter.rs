@@ -34,7 +34,7 @@ pub(crate) fn inject(minter: &TokenMinter, cfg: &HostedConfig, pod: &mut Value) 
             cfg.platform()
         )
     })?;
-    super::platform::push(
+    super::edit::push(
         &mut pod["volumes"],
         json!({"name": "cloud-token", "emptyDir": {"medium": "Memory"}}),
     );
@@ -62,13 +62,13 @@ pub(crate) fn inject(minter: &TokenMinter, cfg: &HostedConfig, pod: &mut Value) 
             "failureThreshold": 30,
         },
     });
-    super::platform::push(&mut pod["initContainers"], container);
+    super::edit::push(&mut pod["initContainers"], container);
     if let Some(first) = pod
         .get_mut("containers")
         .and_then(Value::as_array_mut)
         .and_then(|c| c.first_mut())
     {
-        super::platform::push(
+        super::edit::push(
             &mut first["volumeMounts"],
             json!({"name": "cloud-token", "mountPath": TOKEN_PATH}),
         );

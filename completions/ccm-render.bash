@@ -615,7 +615,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__render)
-            opts="-h -V --cluster-infrastructure-file --infrastructure --hosted-control-plane --operator-env --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --cccmo-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
+            opts="-h -V --cluster-infrastructure-file --infrastructure --hosted-control-plane --hosted-cluster --name --emit-hosted-control-plane --operator-env --install-config --infrastructure-name --ibm-instance-crn --azure-stack-endpoints --ibmcloud-zones --powervs-vpc-subnets --openstack-external-network-id --openstack-octavia --openstack-ca-cert --emit-infrastructure --images-file --images --cloud-config-file --cloud-config --proxy --network --feature-gate --apiserver --credentials --ca-bundle --namespace --provider-dir --cccmo-dir --release --dest-dir --ignition --ignition-manifests --ignition-version --check --diff --prune --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -652,6 +652,40 @@ _ccm__render() {
                     return 0
                     ;;
                 --hosted-control-plane)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --hosted-cluster)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --emit-hosted-control-plane)
                     local oldifs
                     if [ -n "${IFS+x}" ]; then
                         oldifs="$IFS"

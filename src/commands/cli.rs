@@ -270,15 +270,27 @@ const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
 #[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
 pub(crate) struct RenderArgs {
     /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present_any = ["install_config", "hosted_control_plane"], conflicts_with = "install_config")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present_any = ["install_config", "hosted_control_plane", "hosted_cluster"], conflicts_with = "install_config")]
     pub(crate) infrastructure: Option<Utf8PathBuf>,
 
     /// A HyperShift HostedControlPlane (hypershift.openshift.io/v1beta1): render the CCM objects HyperShift's control-plane-operator creates for it, under manifests/ (--images: the release's image-references ImageStream; see docs/hosted.md).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with_all = ["infrastructure", "install_config", "cloud_config", "proxy", "network", "feature_gate", "apiserver", "ca_bundle", "provider_dir", "cccmo_dir", "release", "ignition"])]
     pub(crate) hosted_control_plane: Option<Utf8PathBuf>,
 
-    /// With --hosted-control-plane: a variable of the control-plane-operator's environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); repeat for each.
-    #[arg(long, value_name = "KEY=VALUE", requires = "hosted_control_plane")]
+    /// A HyperShift HostedCluster, or the stream `hcp create cluster --render` prints (Namespace, Secrets, HostedCluster, NodePools): derive its HostedControlPlane as the hypershift-operator does and render that as --hosted-control-plane does (see docs/hosted.md).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with_all = ["hosted_control_plane", "infrastructure", "install_config", "cloud_config", "proxy", "network", "feature_gate", "apiserver", "ca_bundle", "provider_dir", "cccmo_dir", "release", "ignition", "credentials"])]
+    pub(crate) hosted_cluster: Option<Utf8PathBuf>,
+
+    /// With --hosted-cluster: the HostedCluster to render when the stream holds several.
+    #[arg(long, value_name = "NAMESPACE/NAME", requires = "hosted_cluster")]
+    pub(crate) name: Option<String>,
+
+    /// With --hosted-cluster: also write the derived HostedControlPlane to FILE.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "hosted_cluster")]
+    pub(crate) emit_hosted_control_plane: Option<Utf8PathBuf>,
+
+    /// With --hosted-control-plane: a variable of the control-plane-operator's environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); with --hosted-cluster, of the hypershift-operator's environment, which passes them on; repeat for each.
+    #[arg(long, value_name = "KEY=VALUE")]
     pub(crate) operator_env: Vec<String>,
 
     /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.

@@ -29,9 +29,10 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
     crate::commands::capabilities::raise_file_capability();
     match cli.command {
         Command::Render(args) if args.hosted_control_plane.is_some() => hosted::run(&args),
+        Command::Render(args) if args.hosted_cluster.is_some() => hosted::run_cluster(&args),
         // clap lets a requirement pass when its target conflicts with a flag given.
         Command::Render(args) if !args.operator_env.is_empty() => Err(anyhow::anyhow!(
-            "--operator-env: only with --hosted-control-plane (the control-plane-operator's environment)"
+            "--operator-env: only with --hosted-control-plane or --hosted-cluster (the operator's environment)"
         )),
         Command::Render(args) => render::run(&args),
         Command::Platforms(args) => platforms::run(&args),

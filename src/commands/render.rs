@@ -99,19 +99,38 @@ pub(crate) fn run(args: &RenderArgs) -> Result<ExitStatus> {
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let release = cfg.release.name.clone();
-    let status = write_out(args, &rendered, &tree, &release, cfg.derived.as_ref())?;
+    let emitted = match (&args.emit_infrastructure, cfg.derived.as_ref()) {
+        (Some(path), Some(derived)) => Some(Emitted {
+            path,
+            text: derived.to_yaml_stream()?,
+            flag: "--emit-infrastructure",
+        }),
+        _ => None,
+    };
+    let status = write_out(args, &rendered, &tree, &release, emitted)?;
     left_for_exit((cfg, rendered, tree));
     Ok(status)
 }
 
+/// A file a render writes besides its tree: what it derived from its inputs
+/// (`--emit-infrastructure`, `--emit-hosted-control-plane`).
+pub(crate) struct Emitted<'a> {
+    /// Where.
+    pub(crate) path: &'a Utf8Path,
+    /// What.
+    pub(crate) text: String,
+    /// The flag that asked for it, for messages.
+    pub(crate) flag: &'static str,
+}
+
 /// What every render does with its tree: check, diff or write it (and the Ignition config),
-/// and say what it did. `derived` is what `--emit-infrastructure` writes.
+/// and say what it did. `emitted` is the file an `--emit-*` flag asks for.
 pub(crate) fn write_out(
     args: &RenderArgs,
     rendered: &crate::render::Rendered,
     tree: &crate::output::Tree,
     release: &str,
-    derived: Option<&crate::config::install_config::Derived>,
+    emitted: Option<Emitted<'_>>,
 ) -> Result<ExitStatus> {
     let ignition = ignition_target(args, tree, release)?;
     for warning in &rendered.warnings {
@@ -138,12 +157,8 @@ pub(crate) fn write_out(
     }
     let update = prepare_update(args, tree, plan)?;
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
-    if let (Some(path), Some(derived)) = (&args.emit_infrastructure, derived) {
-        crate::output::write_file(
-            path,
-            derived.to_yaml_stream()?.as_bytes(),
-            "--emit-infrastructure",
-        )?;
+    if let Some(emitted) = emitted {
+        crate::output::write_file(emitted.path, emitted.text.as_bytes(), emitted.flag)?;
     }
     // The Ignition config too; it is put back as it was if writing the tree fails.
     let ignition_written = match &ignition {

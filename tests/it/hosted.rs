@@ -38,7 +38,7 @@ fn args_of(dir: &Path, dest: &Path) -> Vec<String> {
 
 /// HyperShift's object without the three fields its apply machinery adds (an annotations map
 /// left empty goes too).
-fn without_apply_fields(mut object: Value) -> Value {
+pub(crate) fn without_apply_fields(mut object: Value) -> Value {
     if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("resourceVersion");
         if let Some(Value::Object(a)) = meta.get_mut("annotations") {

@@ -11,7 +11,7 @@ use anyhow::Result;
 /// The input files a hosted `render` command line names.
 pub(crate) fn hosted_files(args: &RenderArgs) -> Option<HostedFiles> {
     Some(HostedFiles {
-        hosted_control_plane: args.hosted_control_plane.clone()?,
+        hosted_control_plane: args.hosted_control_plane.hosted_control_plane.clone()?,
         images: args.images.clone(),
         credentials: args.credentials.clone(),
         operator_env: args.operator_env.clone(),
@@ -68,12 +68,12 @@ pub(crate) fn run_cluster(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
     }
-    let Some(hosted_cluster) = args.hosted_cluster.clone() else {
+    let Some(hosted_cluster) = args.hosted_cluster.hosted_cluster.clone() else {
         anyhow::bail!("--hosted-cluster is missing");
     };
     let files = crate::config::hosted_cluster::HostedClusterFiles {
         hosted_cluster,
-        name: args.name.clone(),
+        name: args.hosted_cluster.name.clone(),
         images: args.images.clone(),
         operator_env: args.operator_env.clone(),
     };
@@ -84,7 +84,7 @@ pub(crate) fn run_cluster(args: &RenderArgs) -> Result<ExitStatus> {
         .release
         .clone()
         .unwrap_or_else(|| cfg.hcp.spec.release_image.clone());
-    let emitted = match &args.emit_hosted_control_plane {
+    let emitted = match &args.hosted_cluster.emit_hosted_control_plane {
         Some(path) => Some(Emitted {
             path,
             text: derived.to_yaml()?,

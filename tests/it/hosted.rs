@@ -261,11 +261,18 @@ fn openstack_without_its_credentials_and_an_unknown_operator_env_are_refused() {
         "--dest-dir",
         &out,
     ];
-    assert_refused_untouched(
-        &dest,
-        || ccm_render(&standalone),
-        "--operator-env: only with --hosted-control-plane",
+    // A flag of a hosted render with a standalone one: clap's usage error, naming both.
+    let before = read_tree(&dest);
+    let out = ccm_render(&standalone);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(
+            "error: the argument '--infrastructure <FILE>' cannot be used with '--operator-env <KEY=VALUE>'"
+        ),
+        "{err}"
     );
+    assert_eq!(read_tree(&dest), before);
 }
 
 #[test]

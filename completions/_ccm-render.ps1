@@ -176,6 +176,10 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             break
         }
         'ccm-render;compare-hosted' {
+            [CompletionResult]::new('--hosted-cluster', '--hosted-cluster', [CompletionResultType]::ParameterName, 'A HostedCluster, or the stream `hcp create cluster --render` prints: its hosted CCM (rendered as `render --hosted-cluster` renders it) instead of the default sample''s')
+            [CompletionResult]::new('--images', '--images', [CompletionResultType]::ParameterName, 'With --hosted-cluster: the release''s image-references ImageStream')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'With --hosted-cluster: the HostedCluster to compare when the stream holds several')
+            [CompletionResult]::new('--operator-env', '--operator-env', [CompletionResultType]::ParameterName, 'With --hosted-cluster: a variable of the hypershift-operator''s environment, as `render` takes it; repeat for each')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -127,6 +127,10 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l check -
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l diff -d 'Like --check, and print a unified diff of every change'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -s V -l version -d 'Print version'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l hosted-cluster -d 'A HostedCluster, or the stream `hcp create cluster --render` prints: its hosted CCM (rendered as `render --hosted-cluster` renders it) instead of the default sample\'s' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l images -d 'With --hosted-cluster: the release\'s image-references ImageStream' -r -F
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l name -d 'With --hosted-cluster: the HostedCluster to compare when the stream holds several' -r
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l operator-env -d 'With --hosted-cluster: a variable of the hypershift-operator\'s environment, as `render` takes it; repeat for each' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -s h -l help -d 'Print help'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -l output -d 'Print a table (text) or JSON (json; see README)' -r -f -a "text\t'For people'

@@ -35,7 +35,7 @@ pub fn run(cli: Cli) -> Result<ExitStatus> {
         },
         Command::Platforms(args) => platforms::run(&args),
         Command::Matrix(args) => crate::commands::matrix::run(&args),
-        Command::CompareHosted { platform } => matrix::compare::run(&platform),
+        Command::CompareHosted(args) => matrix::compare::run(&args),
         Command::Placements(args) => placements::run(&args),
         Command::Releases(args) => releases::run(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider::new(&name, &dir),

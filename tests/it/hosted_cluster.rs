@@ -188,3 +188,73 @@ fn two_runs_of_a_case_write_the_same_bytes() {
         .collect();
     assert_eq!(trees[0], trees[1]);
 }
+
+#[test]
+fn the_matrix_renders_each_platforms_hosted_cluster_sample_as_render_does() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let matrix = tmp.path().join("m");
+    let out = ccm_render(&["matrix", "--dest-dir", &matrix.to_string_lossy()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (platform, case) in [
+        ("aws", "release-minimal-flags"),
+        ("azure", "ids-minimal-flags"),
+        ("openstack", "release-minimal-flags"),
+    ] {
+        let dir = root()
+            .join("testdata/hosted-cluster")
+            .join(platform)
+            .join(case);
+        let dest = tmp.path().join(platform);
+        assert!(run(&dir, &dest, &[]).status.success(), "{platform}");
+        assert_eq!(
+            read_tree(&dest),
+            read_tree(&matrix.join("hosted").join(platform).join("cluster-default")),
+            "{platform}"
+        );
+    }
+}
+
+#[test]
+fn compare_hosted_takes_a_hosted_cluster_and_its_platform() {
+    let dir = root().join("testdata/hosted-cluster/aws/release-minimal-flags");
+    let (hc, images) = (
+        dir.join("hostedcluster.yaml"),
+        dir.join("image-references.yaml"),
+    );
+    let (hc, images) = (hc.to_string_lossy(), images.to_string_lossy());
+    let out = ccm_render(&[
+        "compare-hosted",
+        "--hosted-cluster",
+        &hc,
+        "--images",
+        &images,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("AWS: the standalone CCM (CCCMO, the conformance sample) against the hosted one (HyperShift, the HostedCluster of "),
+        "{text}"
+    );
+    // The HostedCluster's own subnet, not the default sample's.
+    assert!(text.contains("hosted: fakeSubnetID"), "{text}");
+    let out = ccm_render(&[
+        "compare-hosted",
+        "GCP",
+        "--hosted-cluster",
+        &hc,
+        "--images",
+        &images,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("is a HostedCluster of platform AWS"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -229,12 +229,11 @@ mod tests {
         let base = Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/hosted-cluster");
         let mut compared = 0;
         for platform in base.read_dir_utf8().expect("testdata/hosted-cluster") {
-            for case in platform
-                .expect("entry")
-                .path()
-                .read_dir_utf8()
-                .expect("cases")
-            {
+            let platform = platform.expect("entry").path().to_owned();
+            if !platform.is_dir() {
+                continue;
+            }
+            for case in platform.read_dir_utf8().expect("cases") {
                 let dir = case.expect("entry").path().to_owned();
                 let Ok(want) = std::fs::read_to_string(dir.join("hcp-derived.yaml")) else {
                     continue;
@@ -371,6 +370,10 @@ spec:
                 "  infraID: infra\n  clusterID: nope\n"
             ))
             .starts_with("hc.yaml: spec.clusterID: cannot parse cluster ID \"nope\"")
+        );
+        assert!(
+            refused(AWS.replace("{type: AWS, aws: {region: us-east-1}}", "{type: Agent}"))
+                .starts_with("hc.yaml: spec.platform.agent: agentcluster needs")
         );
         let long = AWS.replace("my.cluster", &"c".repeat(60));
         assert!(refused(long).starts_with("hc.yaml: metadata: the control plane namespace"));

@@ -99,6 +99,14 @@ fn configuration(hc: &Value, cx: &Context<'_>) -> Result<()> {
     match cx.platform {
         HostedPlatform::Aws => aws(spec, &invalid)?,
         HostedPlatform::Azure => azure(hc, cx, &invalid)?,
+        // `validateAgentConfig`: the block (the agent namespace it names is the management
+        // cluster's, not checked).
+        HostedPlatform::Agent if spec.pointer("/platform/agent").is_none_or(Value::is_null) => {
+            invalid(
+                "spec.platform.agent",
+                "agentcluster needs .spec.platform.agent to be filled",
+            )?;
+        }
         _ => {}
     }
     if let Some(id) = spec.get("clusterID").and_then(Value::as_str)

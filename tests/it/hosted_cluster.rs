@@ -258,3 +258,40 @@ fn compare_hosted_takes_a_hosted_cluster_and_its_platform() {
     assert!(err.contains("is a HostedCluster of platform AWS"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn check_writes_neither_the_tree_nor_the_emitted_hosted_control_plane() {
+    let dir = root().join("testdata/hosted-cluster/aws/release-minimal-flags");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dest = tmp.path().join("out");
+    let emitted = tmp.path().join("hcp.yaml");
+    let emit = emitted.to_string_lossy().into_owned();
+    let out = run(
+        &dir,
+        &dest,
+        &["--emit-hosted-control-plane", &emit, "--check"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dest.exists() && !emitted.exists());
+    assert!(
+        run(&dir, &dest, &["--emit-hosted-control-plane", &emit])
+            .status
+            .success()
+    );
+    let out = run(
+        &dir,
+        &dest,
+        &["--emit-hosted-control-plane", &emit, "--check"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -4,7 +4,7 @@
 //! no two networks overlapping (with OVN-Kubernetes' internal subnets), and an API server
 //! NodePort within the service node port range.
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use serde_json::Value;
 use std::net::IpAddr;
 
@@ -65,8 +65,9 @@ struct Entry {
     field: String,
 }
 
-/// The CIDRs of `spec.networking.<list>`, each named by its field.
-fn list(spec: &Value, key: &str) -> Result<Vec<Entry>> {
+/// The CIDRs of `spec.networking.<list>`, each named by its field (one that is no CIDR, which
+/// the HostedCluster's Go type cannot hold, as `invalid(field, problem)`).
+fn list(spec: &Value, key: &str, invalid: &dyn Fn(&str, &str) -> Result<()>) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
     let items = spec
         .pointer(&format!("/networking/{key}"))
@@ -74,17 +75,19 @@ fn list(spec: &Value, key: &str) -> Result<Vec<Entry>> {
     for (i, item) in items.into_iter().flatten().enumerate() {
         let field = format!("spec.networking.{key}[{i}].cidr");
         let text = item.get("cidr").and_then(Value::as_str).unwrap_or_default();
-        let cidr = Cidr::parse(text).ok_or_else(|| anyhow!("{field}: {text:?} is not a CIDR"))?;
-        out.push(Entry { cidr, field });
+        match Cidr::parse(text) {
+            Some(cidr) => out.push(Entry { cidr, field }),
+            None => invalid(&field, &format!("{text:?} is not a CIDR"))?,
+        }
     }
     Ok(out)
 }
 
 /// Every check, the first failure as `invalid(field, problem)`.
 pub(crate) fn check(spec: &Value, invalid: &dyn Fn(&str, &str) -> Result<()>) -> Result<()> {
-    let machine = list(spec, "machineNetwork")?;
-    let service = list(spec, "serviceNetwork")?;
-    let cluster = list(spec, "clusterNetwork")?;
+    let machine = list(spec, "machineNetwork", invalid)?;
+    let service = list(spec, "serviceNetwork", invalid)?;
+    let cluster = list(spec, "clusterNetwork", invalid)?;
     let advertise = advertise_address(spec, cluster.first(), invalid)?;
     let firsts: Vec<&Entry> = [cluster.first(), service.first(), machine.first()]
         .into_iter()
@@ -272,5 +275,10 @@ mod tests {
         );
         let advertise = json!({"networking": {"clusterNetwork": [{"cidr": "10.132.0.0/14"}], "serviceNetwork": [{"cidr": "172.20.0.0/16"}]}});
         assert!(refused(&advertise).is_some_and(|e| e.contains("advertise address 172.20.0.1")));
+        let bad = json!({"networking": {"machineNetwork": [{"cidr": "nope"}]}});
+        assert_eq!(
+            refused(&bad).as_deref(),
+            Some("spec.networking.machineNetwork[0].cidr: \"nope\" is not a CIDR")
+        );
     }
 }

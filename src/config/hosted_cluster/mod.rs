@@ -5,12 +5,13 @@
 //! `--hosted-control-plane` reads one, so both paths render alike from there.
 //!
 //! The steps, in the order HyperShift takes them: the HostedCluster as the API server stores it
-//! (its CRD's defaults, `defaults.rs`); what stops the hypershift-operator before it creates a
+//! (its CRD's defaults, `defaults.rs`, and what its schema refuses, `admission.rs`); what stops the hypershift-operator before it creates a
 //! HostedControlPlane (`refusals.rs`, `networks.rs`); the HostedControlPlane it writes
 //! (`control_plane.rs`), as the API server stores that (its CRD's defaults); the Secrets its
 //! platform copies into the control plane namespace, and the environment it gives the
 //! control-plane-operator (here).
 
+mod admission;
 mod control_plane;
 mod defaults;
 mod networks;
@@ -78,6 +79,7 @@ pub(crate) fn derive(stream: &HostedClusterStream, operator_env: &OperatorEnv) -
     let path = &stream.path;
     let mut hc = stream.hosted_cluster.clone();
     defaults::hosted_cluster(&mut hc);
+    admission::check(&hc, stream.platform, path)?;
     let aro_hcp = operator_env.is_aro_hcp();
     refusals::check(
         &hc,
@@ -269,8 +271,9 @@ metadata:
     other: dropped
 spec:
   release: {image: quay.io/r:1}
+  pullSecret: {name: ps}
   infraID: infra
-  platform: {type: AWS, aws: {region: us-east-1}}
+  platform: {type: AWS, aws: {region: us-east-1, rolesRef: {}}}
   services:
   - {service: APIServer, servicePublishingStrategy: {type: LoadBalancer}}
   - {service: Ignition, servicePublishingStrategy: {type: Route}}
@@ -346,11 +349,11 @@ spec:
             )
         };
         assert!(
-            refused(AWS.replace("  release: {image: quay.io/r:1}\n", ""))
+            refused(AWS.replace("{image: quay.io/r:1}", "{image: ''}"))
                 .starts_with("hc.yaml: spec.release.image is empty")
         );
         assert!(
-            refused(AWS.replace(", aws: {region: us-east-1}", ""))
+            refused(AWS.replace(", aws: {region: us-east-1, rolesRef: {}}", ""))
                 .starts_with("hc.yaml: spec.platform.aws: aws cluster needs")
         );
         assert!(
@@ -360,9 +363,25 @@ spec:
         assert!(
             refused(AWS.replace(
                 "  - {service: Ignition, servicePublishingStrategy: {type: Route}}\n",
-                ""
+                "  - {service: Other, servicePublishingStrategy: {type: Route}}\n"
             ))
             .starts_with("hc.yaml: spec.services: no Ignition service")
+        );
+        // The API server's own refusals come first.
+        assert!(
+            refused(AWS.replace(
+                "  - {service: Ignition, servicePublishingStrategy: {type: Route}}\n",
+                ""
+            ))
+            .starts_with("hc.yaml: spec.services: 3 services, fewer than the 4")
+        );
+        assert_eq!(
+            refused(AWS.replace("region: us-east-1, ", "")),
+            "hc.yaml: spec.platform.aws.region: Required value (the API server refuses the HostedCluster)"
+        );
+        assert!(
+            refused(AWS.replace("  pullSecret: {name: ps}\n", ""))
+                .starts_with("hc.yaml: spec.pullSecret: Required value")
         );
         assert!(
             refused(AWS.replace(
@@ -372,8 +391,11 @@ spec:
             .starts_with("hc.yaml: spec.clusterID: cannot parse cluster ID \"nope\"")
         );
         assert!(
-            refused(AWS.replace("{type: AWS, aws: {region: us-east-1}}", "{type: Agent}"))
-                .starts_with("hc.yaml: spec.platform.agent: agentcluster needs")
+            refused(AWS.replace(
+                "{type: AWS, aws: {region: us-east-1, rolesRef: {}}}",
+                "{type: Agent}"
+            ))
+            .starts_with("hc.yaml: spec.platform.agent: agentcluster needs")
         );
         let long = AWS.replace("my.cluster", &"c".repeat(60));
         assert!(refused(long).starts_with("hc.yaml: metadata: the control plane namespace"));

@@ -85,10 +85,32 @@ pub(crate) fn check(hc: &Value, platform: HostedPlatform, path: &Utf8Path) -> Re
             }
         }
     }
+    // `release.image`'s rule `^(\w+\S+)$` (its emptiness is the hypershift-operator's
+    // `ValidReleaseImage` refusal, `refusals.rs`, as HyperShift reports it).
+    if let Some(image) = spec.pointer("/release/image").and_then(Value::as_str)
+        && !image.is_empty()
+        && !release_image_rule(image)
+    {
+        refuse(
+            "spec.release.image",
+            "Image must start with a word character (letters, digits, or underscores) and contain no white spaces",
+        )?;
+    }
     if present(spec.get("dns")) && !present(spec.pointer("/dns/baseDomain")) {
         refuse("spec.dns.baseDomain", "Required value")?;
     }
     services(spec, platform, &refuse)
+}
+
+/// The CEL rule `self.matches('^(\\w+\\S+)$')`: a word character, then at least one character
+/// that is not white space (RE2's `\w` is ASCII, its `\s` `[\t\n\f\r ]`).
+fn release_image_rule(image: &str) -> bool {
+    let mut chars = image.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        && image.len() > 1
+        && chars.all(|c| !matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r'))
 }
 
 /// `spec.services`: each entry whole, at least four (three on IBM Cloud), and on Azure the
@@ -160,4 +182,18 @@ fn services(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_release_image_rule_is_the_crds() {
+        assert!(super::release_image_rule(
+            "quay.io/openshift-release-dev/ocp-release:4.19.3-x86_64"
+        ));
+        assert!(super::release_image_rule("fake"));
+        assert!(!super::release_image_rule("f"));
+        assert!(!super::release_image_rule("/image"));
+        assert!(!super::release_image_rule("quay.io/x y"));
+    }
 }

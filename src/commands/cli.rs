@@ -62,25 +62,25 @@ impl Cli {
 /// clap's error would then list every flag of the group.)
 pub(crate) fn hold_render_kinds_apart(mut render: clap::Command) -> clap::Command {
     let kinds = [STANDALONE, HOSTED_CONTROL_PLANE, HOSTED_CLUSTER];
-    let mut kinds_of: Vec<(clap::Id, Vec<String>)> = Vec::new();
+    // Each flag of a kind, with its kinds as bits (render runs this once per process: no
+    // strings allocated).
+    let mut kinds_of: Vec<(clap::Id, u8)> = Vec::with_capacity(40);
     for group in render.get_groups() {
-        let kind = group.get_id().as_str();
-        if !kinds.contains(&kind) {
+        let Some(bit) = kinds.iter().position(|k| group.get_id() == *k) else {
             continue;
-        }
+        };
         for arg in group.get_args() {
             match kinds_of.iter_mut().find(|(id, _)| id == arg) {
-                Some((_, of)) => of.push(kind.to_string()),
-                None => kinds_of.push((arg.clone(), vec![kind.to_string()])),
+                Some((_, of)) => *of |= 1 << bit,
+                None => kinds_of.push((arg.clone(), 1 << bit)),
             }
         }
     }
     for (arg, of) in &kinds_of {
-        let apart: Vec<clap::Id> = kinds_of
+        let apart = kinds_of
             .iter()
-            .filter(|(_, other)| !other.iter().any(|kind| of.contains(kind)))
-            .map(|(id, _)| id.clone())
-            .collect();
+            .filter(|(_, other)| other & of == 0)
+            .map(|(id, _)| id.clone());
         render = render.mut_arg(arg.clone(), |a| a.conflicts_with_all(apart));
     }
     render

@@ -31,8 +31,9 @@ impl Cli {
     pub(crate) fn parse_from_args(args: Vec<std::ffi::OsString>) -> Self {
         use clap::FromArgMatches as _;
         if args.get(1).is_some_and(|arg| arg == "render") {
-            let render =
-                RenderArgs::augment_args(clap::Command::new("render").no_binary_name(true));
+            let render = hold_render_kinds_apart(RenderArgs::augment_args(
+                clap::Command::new("render").no_binary_name(true),
+            ));
             if let Ok(mut matches) = render.try_get_matches_from(&args[2..])
                 && let Ok(render) = RenderArgs::from_arg_matches_mut(&mut matches)
             {
@@ -41,8 +42,48 @@ impl Cli {
                 };
             }
         }
-        Self::parse_from(args)
+        let mut matches = Self::definition().get_matches_from(args);
+        Self::from_arg_matches_mut(&mut matches).unwrap_or_else(|err| err.exit())
     }
+
+    /// The command line clap parses: the one the types define, with `render`'s kinds of
+    /// render held apart ([`hold_render_kinds_apart`]).
+    pub(crate) fn definition() -> clap::Command {
+        use clap::CommandFactory as _;
+        Self::command().mut_subcommand("render", hold_render_kinds_apart)
+    }
+}
+
+/// Makes each flag of a kind of render (a member of the group [`StandaloneArgs`],
+/// [`HostedControlPlaneArgs`] or [`HostedClusterArgs`] make, or of several) conflict with every
+/// flag that shares no kind with it, so that a flag that does not apply to the render asked for
+/// cannot be given, and clap's error names the flags given. The groups are the structure; no
+/// list of conflicts is kept by hand. (A conflict with a whole group would be enforced too, but
+/// clap's error would then list every flag of the group.)
+pub(crate) fn hold_render_kinds_apart(mut render: clap::Command) -> clap::Command {
+    let kinds = [STANDALONE, HOSTED_CONTROL_PLANE, HOSTED_CLUSTER];
+    // Each flag of a kind, with its kinds as bits (render runs this once per process: no
+    // strings allocated).
+    let mut kinds_of: Vec<(clap::Id, u8)> = Vec::with_capacity(40);
+    for group in render.get_groups() {
+        let Some(bit) = kinds.iter().position(|k| group.get_id() == *k) else {
+            continue;
+        };
+        for arg in group.get_args() {
+            match kinds_of.iter_mut().find(|(id, _)| id == arg) {
+                Some((_, of)) => *of |= 1 << bit,
+                None => kinds_of.push((arg.clone(), 1 << bit)),
+            }
+        }
+    }
+    for (arg, of) in &kinds_of {
+        let apart = kinds_of
+            .iter()
+            .filter(|(_, other)| other & of == 0)
+            .map(|(id, _)| id.clone());
+        render = render.mut_arg(arg.clone(), |a| a.conflicts_with_all(apart));
+    }
+    render
 }
 
 /// Subcommands.
@@ -68,11 +109,8 @@ pub(crate) enum Command {
     /// Compare a platform's hosted CCM (HyperShift's) with its standalone one (CCCMO's), field
     /// by field: the binary and flags, environment, image, resource requests and the cloud
     /// config's keys, from the samples matrix renders.
-    CompareHosted {
-        /// The platform: AWS, Azure, GCP, OpenStack or PowerVS.
-        #[arg(value_name = "PLATFORM")]
-        platform: String,
-    },
+    #[command(after_help = COMPARE_HOSTED_EXAMPLES)]
+    CompareHosted(CompareHostedArgs),
     /// List the OpenShift releases render --release accepts, the CCCMO commit each reproduces
     /// and what each changes.
     #[command(after_help = RELEASES_EXAMPLES)]
@@ -132,6 +170,39 @@ pub(crate) enum ProviderCommand {
         date: Option<String>,
     },
 }
+
+/// Arguments of `compare-hosted`.
+#[derive(Debug, Args)]
+pub(crate) struct CompareHostedArgs {
+    /// The platform: AWS, Azure, GCP, OpenStack or PowerVS (with --hosted-cluster: the
+    /// HostedCluster's, which it must be when given).
+    #[arg(value_name = "PLATFORM", required_unless_present = "hosted_cluster")]
+    pub(crate) platform: Option<String>,
+
+    /// A HostedCluster, or the stream `hcp create cluster --render` prints: its hosted CCM
+    /// (rendered as `render --hosted-cluster` renders it) instead of the default sample's.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "images")]
+    pub(crate) hosted_cluster: Option<Utf8PathBuf>,
+
+    /// With --hosted-cluster: the release's image-references ImageStream.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "hosted_cluster")]
+    pub(crate) images: Option<Utf8PathBuf>,
+
+    /// With --hosted-cluster: the HostedCluster to compare when the stream holds several.
+    #[arg(long, value_name = "NAMESPACE/NAME", requires = "hosted_cluster")]
+    pub(crate) name: Option<String>,
+
+    /// With --hosted-cluster: a variable of the hypershift-operator's environment, as `render`
+    /// takes it; repeat for each.
+    #[arg(long, value_name = "KEY=VALUE", requires = "hosted_cluster")]
+    pub(crate) operator_env: Vec<String>,
+}
+
+const COMPARE_HOSTED_EXAMPLES: &str = "\
+Examples:
+  ccm-render compare-hosted AWS
+  # A HostedCluster of your own, as `hcp create cluster aws --render` prints it:
+  ccm-render compare-hosted --hosted-cluster hostedcluster.yaml --images image-references.yaml";
 
 const MATRIX_EXAMPLES: &str = "\
 Examples:
@@ -211,6 +282,10 @@ Examples:
   ccm-render render --infrastructure infrastructure.yaml --images images.json \\
       --credentials 99_cloud-creds-secret.yaml --ignition ccm-bootstrap.ign
 
+  # HyperShift: the CCM of a HostedCluster, from what `hcp create cluster aws --render` prints:
+  ccm-render render --hosted-cluster hostedcluster.yaml --images image-references.yaml \\
+      --dest-dir out --emit-hosted-control-plane hcp.yaml
+
   # The installer's asset code: what was written, as JSON:
   ccm-render render --infrastructure infrastructure.yaml --images images.json \\
       --dest-dir out --output json
@@ -265,21 +340,115 @@ pub(crate) struct PlacementsArgs {
 /// The help heading of the `--<platform>-<fact>` flags.
 const PLATFORM_FACTS: &str = "Platform facts (with --install-config)";
 
-/// Arguments of `render`.
+/// The id of the group of `render`'s flags for a standalone cluster ([`StandaloneArgs`]).
+const STANDALONE: &str = "standalone";
+/// The id of the group of `render --hosted-control-plane`'s own flags.
+const HOSTED_CONTROL_PLANE: &str = "hosted-control-plane";
+/// The id of the group of `render --hosted-cluster`'s own flags.
+const HOSTED_CLUSTER: &str = "hosted-cluster";
+/// `--credentials`: a flag of a standalone render and of `--hosted-control-plane` (with
+/// `--hosted-cluster`, the Secrets come from its stream).
+const CREDENTIALS: &str = "credentials";
+/// `--operator-env`: a flag of both hosted renders.
+const OPERATOR_ENV: &str = "operator_env";
+
+/// Arguments of `render`: three kinds of render, each a group of flags of its own (a standalone
+/// cluster, a HostedControlPlane, a HostedCluster; `--credentials` and `--operator-env` belong to
+/// two, which the groups name), held apart by [`hold_render_kinds_apart`], and the flags every
+/// kind shares.
 #[derive(Debug, Args)]
 #[allow(clippy::struct_excessive_bools)] // each is an independent command-line switch
 pub(crate) struct RenderArgs {
-    /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present_any = ["install_config", "hosted_control_plane"], conflicts_with = "install_config")]
-    pub(crate) infrastructure: Option<Utf8PathBuf>,
+    /// A standalone cluster's inputs.
+    #[command(flatten)]
+    pub(crate) standalone: StandaloneArgs,
 
-    /// A HyperShift HostedControlPlane (hypershift.openshift.io/v1beta1): render the CCM objects HyperShift's control-plane-operator creates for it, under manifests/ (--images: the release's image-references ImageStream; see docs/hosted.md).
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with_all = ["infrastructure", "install_config", "cloud_config", "proxy", "network", "feature_gate", "apiserver", "ca_bundle", "provider_dir", "cccmo_dir", "release", "ignition"])]
-    pub(crate) hosted_control_plane: Option<Utf8PathBuf>,
+    /// images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release's image-references ImageStream.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "images-file")]
+    pub(crate) images: Utf8PathBuf,
 
-    /// With --hosted-control-plane: a variable of the control-plane-operator's environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); repeat for each.
-    #[arg(long, value_name = "KEY=VALUE", requires = "hosted_control_plane")]
+    /// The installer's root credentials Secret for the platform (kube-system), or the CCM's own
+    /// Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600).
+    /// With --hosted-control-plane: the Secrets HyperShift reads from the management cluster
+    /// (with --hosted-cluster they come from its stream).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) credentials: Option<Utf8PathBuf>,
+
+    /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
+    /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
+    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, required_unless_present = "ignition")]
+    pub(crate) dest_dir: Option<Utf8PathBuf>,
+
+    /// Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the
+    /// files that would be added, changed or removed; exit status 1 when there are any, 0 when
+    /// there are none.
+    #[arg(long)]
+    pub(crate) check: bool,
+
+    /// Like --check, and print a unified diff of every change (credentials redacted).
+    #[arg(long)]
+    pub(crate) diff: bool,
+
+    /// Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/
+    /// and secrets/ that this render does not produce. Without it, no file is ever removed.
+    #[arg(long, requires = "dest_dir")]
+    pub(crate) prune: bool,
+
+    /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
+    /// always or never.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
+
+    /// What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of
+    /// every file (json; see README).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text, conflicts_with = "diff")]
+    pub(crate) output: OutputFormat,
+
+    /// A HostedControlPlane.
+    #[command(flatten)]
+    pub(crate) hosted_control_plane: HostedControlPlaneArgs,
+
+    /// A HostedCluster.
+    #[command(flatten)]
+    pub(crate) hosted_cluster: HostedClusterArgs,
+
+    /// With --hosted-control-plane: a variable of the control-plane-operator's environment its CCM components read (MANAGED_SERVICE, ARO_HCP_KEY_VAULT_USER_CLIENT_ID, HTTP_PROXY, HTTPS_PROXY, NO_PROXY); with --hosted-cluster, of the hypershift-operator's environment, which passes them on; repeat for each.
+    #[arg(long, value_name = "KEY=VALUE")]
     pub(crate) operator_env: Vec<String>,
+}
+
+/// What a `render` command line renders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RenderMode<'a> {
+    /// A standalone cluster (`--infrastructure` or `--install-config`).
+    Standalone,
+    /// `--hosted-control-plane FILE`.
+    HostedControlPlane(&'a camino::Utf8Path),
+    /// `--hosted-cluster FILE`.
+    HostedCluster(&'a camino::Utf8Path),
+}
+
+impl RenderArgs {
+    /// The kind of render asked for (clap has let only one kind's flags through).
+    pub(crate) fn mode(&self) -> RenderMode<'_> {
+        if let Some(path) = &self.hosted_control_plane.hosted_control_plane {
+            RenderMode::HostedControlPlane(path)
+        } else if let Some(path) = &self.hosted_cluster.hosted_cluster {
+            RenderMode::HostedCluster(path)
+        } else {
+            RenderMode::Standalone
+        }
+    }
+}
+
+/// `render`'s flags for a standalone cluster: none of them applies to a hosted control plane.
+#[derive(Debug, Args)]
+#[group(id = STANDALONE, multiple = true, args = [CREDENTIALS])]
+pub(crate) struct StandaloneArgs {
+    /// The Infrastructure manifest (config.openshift.io/v1), YAML or JSON.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cluster-infrastructure-file", required_unless_present_any = ["install_config", "hosted_control_plane", "hosted_cluster"], conflicts_with = "install_config")]
+    pub(crate) infrastructure: Option<Utf8PathBuf>,
 
     /// install-config.yaml (or the kube-system/cluster-config-v1 ConfigMap carrying it): derive the Infrastructure, Proxy, Network and cloud config from it, as the installer would.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
@@ -331,10 +500,6 @@ pub(crate) struct RenderArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "install_config", conflicts_with = "infrastructure")]
     pub(crate) emit_infrastructure: Option<Utf8PathBuf>,
 
-    /// images.json, the cloud-controller-manager-images ConfigMap that carries it, or the release's image-references ImageStream.
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "images-file")]
-    pub(crate) images: Utf8PathBuf,
-
     /// The cloud provider config: a ConfigMap (cloud-provider-config, kube-cloud-config) or a raw cloud.conf.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, visible_alias = "cloud-config-file")]
     pub(crate) cloud_config: Option<Utf8PathBuf>,
@@ -354,11 +519,6 @@ pub(crate) struct RenderArgs {
     /// The APIServer manifest (TLS security profile); without it, the Intermediate profile.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) apiserver: Option<Utf8PathBuf>,
-
-    /// The installer's root credentials Secret for the platform (kube-system), or the CCM's own
-    /// Secret in manual mode; the files the bootstrap pod needs go under DIR/secrets/ (mode 0600).
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub(crate) credentials: Option<Utf8PathBuf>,
 
     /// Extra PEM CA bundle for the ccm-trusted-ca ConfigMap (e.g. the host's system bundle).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
@@ -386,12 +546,6 @@ pub(crate) struct RenderArgs {
     #[arg(long, value_name = "VERSION")]
     pub(crate) release: Option<String>,
 
-    /// Output root (created if missing): bootstrap/, config/, manifests/. Updated as one
-    /// transaction that a crash leaves old or new; runs on one DIR take turns, each waiting at
-    /// most CCM_RENDER_LOCK_TIMEOUT seconds (default 30). Needed unless --ignition is given.
-    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, required_unless_present = "ignition")]
-    pub(crate) dest_dir: Option<Utf8PathBuf>,
-
     /// Also (or, without --dest-dir, only) write an Ignition config (mode 0600) whose
     /// storage.files put every file where it lands on the bootstrap node (see `placements`).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
@@ -405,31 +559,34 @@ pub(crate) struct RenderArgs {
     /// release writes, 3.2.0 for 4.18 to 4.23].
     #[arg(long, value_name = "VERSION", value_enum, requires = "ignition")]
     pub(crate) ignition_version: Option<crate::output::ignition::Version>,
+}
 
-    /// Render in memory and compare with DIR (and the --ignition FILE); write nothing. Lists the
-    /// files that would be added, changed or removed; exit status 1 when there are any, 0 when
-    /// there are none.
-    #[arg(long)]
-    pub(crate) check: bool,
+/// `render --hosted-control-plane`'s own flags.
+#[derive(Debug, Args)]
+#[group(id = HOSTED_CONTROL_PLANE, multiple = true, args = [CREDENTIALS, OPERATOR_ENV])]
+#[command(next_help_heading = "Hosted control planes (HyperShift; docs/hosted.md)")]
+pub(crate) struct HostedControlPlaneArgs {
+    /// A HyperShift HostedControlPlane (hypershift.openshift.io/v1beta1): render the CCM objects HyperShift's control-plane-operator creates for it, under manifests/ (--images: the release's image-references ImageStream; see docs/hosted.md).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) hosted_control_plane: Option<Utf8PathBuf>,
+}
 
-    /// Like --check, and print a unified diff of every change (credentials redacted).
-    #[arg(long)]
-    pub(crate) diff: bool,
+/// `render --hosted-cluster`'s own flags.
+#[derive(Debug, Args)]
+#[group(id = HOSTED_CLUSTER, multiple = true, args = [OPERATOR_ENV])]
+#[command(next_help_heading = "Hosted control planes (HyperShift; docs/hosted.md)")]
+pub(crate) struct HostedClusterArgs {
+    /// A HyperShift HostedCluster, or the stream `hcp create cluster --render` prints (Namespace, Secrets, HostedCluster, NodePools): derive its HostedControlPlane as the hypershift-operator does and render that as --hosted-control-plane does (see docs/hosted.md).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) hosted_cluster: Option<Utf8PathBuf>,
 
-    /// Also remove (with --check/--diff: report) files under bootstrap/, config/, manifests/
-    /// and secrets/ that this render does not produce. Without it, no file is ever removed.
-    #[arg(long, requires = "dest_dir")]
-    pub(crate) prune: bool,
+    /// With --hosted-cluster: the HostedCluster to render when the stream holds several.
+    #[arg(long, value_name = "NAMESPACE/NAME", requires = "hosted_cluster")]
+    pub(crate) name: Option<String>,
 
-    /// Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set),
-    /// always or never.
-    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
-    pub(crate) color: ColorChoice,
-
-    /// What to print on stdout: nothing (text; a summary goes to stderr) or a JSON summary of
-    /// every file (json; see README).
-    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = OutputFormat::Text, conflicts_with = "diff")]
-    pub(crate) output: OutputFormat,
+    /// With --hosted-cluster: also write the derived HostedControlPlane to FILE.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "hosted_cluster")]
+    pub(crate) emit_hosted_control_plane: Option<Utf8PathBuf>,
 }
 
 /// Arguments of `matrix`.
@@ -556,6 +713,7 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+        Cli::definition().debug_assert();
     }
 
     /// The short path for `render` gives what parsing with the whole command gives.
@@ -605,6 +763,98 @@ mod tests {
         }
     }
 
+    /// A flag of one kind of render cannot be given with another kind's: clap refuses it,
+    /// naming both flags, from the groups alone.
+    // Reads better whole: a table of command lines refused and accepted.
+    #[test]
+    fn a_flag_that_does_not_apply_to_the_render_asked_for_is_refused() {
+        use clap::FromArgMatches as _;
+        let parse = |args: &[&str]| {
+            let all: Vec<&str> = [
+                "ccm-render",
+                "render",
+                "--images",
+                "i.yaml",
+                "--dest-dir",
+                "o",
+            ]
+            .iter()
+            .chain(args)
+            .copied()
+            .collect();
+            let matches = Cli::definition().try_get_matches_from(all)?;
+            Cli::from_arg_matches(&matches).map(|cli| match cli.command {
+                Command::Render(args) => format!("{:?}", args.mode()),
+                _ => unreachable!("render"),
+            })
+        };
+        let refused: &[&[&str]] = &[
+            &["--hosted-cluster", "hc.yaml", "--namespace", "ns"],
+            &["--hosted-cluster", "hc.yaml", "--infrastructure", "i.yaml"],
+            &[
+                "--hosted-cluster",
+                "hc.yaml",
+                "--hosted-control-plane",
+                "hcp.yaml",
+            ],
+            &["--hosted-cluster", "hc.yaml", "--credentials", "c.yaml"],
+            &["--hosted-cluster", "hc.yaml", "--ignition", "i.ign"],
+            &["--hosted-control-plane", "hcp.yaml", "--namespace", "ns"],
+            &["--hosted-control-plane", "hcp.yaml", "--release", "4.20"],
+            &["--hosted-control-plane", "hcp.yaml", "--name", "ns/n"],
+            &[
+                "--hosted-control-plane",
+                "hcp.yaml",
+                "--emit-hosted-control-plane",
+                "x",
+            ],
+            &[
+                "--infrastructure",
+                "i.yaml",
+                "--operator-env",
+                "HTTP_PROXY=x",
+            ],
+            &["--install-config", "ic.yaml", "--name", "ns/n"],
+        ];
+        for args in refused {
+            let err = parse(args).expect_err("refused");
+            assert!(
+                matches!(
+                    err.kind(),
+                    clap::error::ErrorKind::ArgumentConflict
+                        | clap::error::ErrorKind::MissingRequiredArgument
+                ),
+                "{args:?}: {err}"
+            );
+        }
+        assert_eq!(
+            parse(&[
+                "--hosted-cluster",
+                "hc.yaml",
+                "--name",
+                "ns/n",
+                "--operator-env",
+                "A=b"
+            ])
+            .expect("parses"),
+            "HostedCluster(\"hc.yaml\")"
+        );
+        assert_eq!(
+            parse(&[
+                "--hosted-control-plane",
+                "h.yaml",
+                "--credentials",
+                "c.yaml"
+            ])
+            .expect("parses"),
+            "HostedControlPlane(\"h.yaml\")"
+        );
+        assert_eq!(
+            parse(&["--infrastructure", "i.yaml", "--credentials", "c.yaml"]).expect("parses"),
+            "Standalone"
+        );
+    }
+
     #[test]
     fn historical_render_flag_names_are_accepted() {
         let cli = Cli::try_parse_from([
@@ -623,9 +873,18 @@ mod tests {
         let Command::Render(args) = cli.command else {
             panic!("not render");
         };
-        assert_eq!(args.infrastructure.as_deref(), Some("i.yaml".into()));
-        assert_eq!(args.cloud_config.as_deref(), Some("c.yaml".into()));
-        assert_eq!(args.namespace, "openshift-cloud-controller-manager");
+        assert_eq!(
+            args.standalone.infrastructure.as_deref(),
+            Some("i.yaml".into())
+        );
+        assert_eq!(
+            args.standalone.cloud_config.as_deref(),
+            Some("c.yaml".into())
+        );
+        assert_eq!(
+            args.standalone.namespace,
+            "openshift-cloud-controller-manager"
+        );
     }
 
     #[test]

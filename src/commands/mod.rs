@@ -20,7 +20,7 @@ mod term;
 pub use exit::ExitStatus;
 pub use pipeline::{render_config, render_in_memory};
 
-use crate::commands::cli::{Cli, Command, ProviderCommand};
+use crate::commands::cli::{Cli, Command, ProviderCommand, RenderMode};
 use anyhow::Result;
 
 /// Runs a parsed command line. Meant for the binary, once per process: a render leaves what it
@@ -28,15 +28,14 @@ use anyhow::Result;
 pub fn run(cli: Cli) -> Result<ExitStatus> {
     crate::commands::capabilities::raise_file_capability();
     match cli.command {
-        Command::Render(args) if args.hosted_control_plane.is_some() => hosted::run(&args),
-        // clap lets a requirement pass when its target conflicts with a flag given.
-        Command::Render(args) if !args.operator_env.is_empty() => Err(anyhow::anyhow!(
-            "--operator-env: only with --hosted-control-plane (the control-plane-operator's environment)"
-        )),
-        Command::Render(args) => render::run(&args),
+        Command::Render(args) => match args.mode() {
+            RenderMode::Standalone => render::run(&args),
+            RenderMode::HostedControlPlane(_) => hosted::run(&args),
+            RenderMode::HostedCluster(_) => hosted::run_cluster(&args),
+        },
         Command::Platforms(args) => platforms::run(&args),
         Command::Matrix(args) => crate::commands::matrix::run(&args),
-        Command::CompareHosted { platform } => matrix::compare::run(&platform),
+        Command::CompareHosted(args) => matrix::compare::run(&args),
         Command::Placements(args) => placements::run(&args),
         Command::Releases(args) => releases::run(&args),
         Command::Provider(ProviderCommand::New { name, dir }) => provider::new(&name, &dir),

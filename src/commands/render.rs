@@ -16,14 +16,15 @@ pub(crate) fn ignition_target(
     tree: &crate::output::Tree,
     release: &str,
 ) -> Result<Option<crate::output::ignition::file::Target>> {
-    let Some(path) = &args.ignition else {
+    let Some(path) = &args.standalone.ignition else {
         return Ok(None);
     };
     let options = crate::output::ignition::Options {
         version: args
+            .standalone
             .ignition_version
             .unwrap_or_else(|| crate::output::ignition::default_version(release)),
-        manifests: args.ignition_manifests,
+        manifests: args.standalone.ignition_manifests,
     };
     let strict = args.check || args.diff;
     crate::output::ignition::file::Target::new(path, options, tree, strict).map(Some)
@@ -32,31 +33,31 @@ pub(crate) fn ignition_target(
 /// The input files a `render` command line names.
 pub(crate) fn input_files(args: &RenderArgs) -> InputFiles {
     InputFiles {
-        infrastructure: args.infrastructure.clone(),
-        install_config: args.install_config.clone(),
+        infrastructure: args.standalone.infrastructure.clone(),
+        install_config: args.standalone.install_config.clone(),
         install_flags: crate::config::install_config::Flags {
-            infrastructure_name: args.infrastructure_name.clone(),
-            ibm_instance_crn: args.ibm_instance_crn.clone(),
-            emit_infrastructure: args.emit_infrastructure.is_some(),
+            infrastructure_name: args.standalone.infrastructure_name.clone(),
+            ibm_instance_crn: args.standalone.ibm_instance_crn.clone(),
+            emit_infrastructure: args.standalone.emit_infrastructure.is_some(),
         },
         fact_flags: crate::config::install_config::facts::FactFlags {
-            azure_stack_endpoints: args.azure_stack_endpoints.clone(),
-            ibmcloud_zones: args.ibmcloud_zones.clone(),
-            powervs_vpc_subnets: args.powervs_vpc_subnets.clone(),
-            openstack_external_network_id: args.openstack_external_network_id.clone(),
-            openstack_octavia: args.openstack_octavia,
-            openstack_ca_cert: args.openstack_ca_cert.clone(),
+            azure_stack_endpoints: args.standalone.azure_stack_endpoints.clone(),
+            ibmcloud_zones: args.standalone.ibmcloud_zones.clone(),
+            powervs_vpc_subnets: args.standalone.powervs_vpc_subnets.clone(),
+            openstack_external_network_id: args.standalone.openstack_external_network_id.clone(),
+            openstack_octavia: args.standalone.openstack_octavia,
+            openstack_ca_cert: args.standalone.openstack_ca_cert.clone(),
         },
         images: args.images.clone(),
-        cloud_config: args.cloud_config.clone(),
-        proxy: args.proxy.clone(),
-        network: args.network.clone(),
-        feature_gate: args.feature_gate.clone(),
-        apiserver: args.apiserver.clone(),
+        cloud_config: args.standalone.cloud_config.clone(),
+        proxy: args.standalone.proxy.clone(),
+        network: args.standalone.network.clone(),
+        feature_gate: args.standalone.feature_gate.clone(),
+        apiserver: args.standalone.apiserver.clone(),
         credentials: args.credentials.clone(),
-        ca_bundle: args.ca_bundle.clone(),
-        namespace: args.namespace.clone(),
-        release: args.release.clone(),
+        ca_bundle: args.standalone.ca_bundle.clone(),
+        namespace: args.standalone.namespace.clone(),
+        release: args.standalone.release.clone(),
     }
 }
 
@@ -82,36 +83,55 @@ pub(crate) fn run(args: &RenderArgs) -> Result<ExitStatus> {
     if let Some(dest) = &args.dest_dir {
         crate::output::check_dest(dest)?;
     }
-    if let Some(path) = &args.ignition {
+    if let Some(path) = &args.standalone.ignition {
         crate::output::ignition::file::check_target(path, "--ignition")?;
     }
     let mut files = input_files(args);
     // --cccmo-dir: the checkout is read and its release told before the inputs load.
-    let checkout = read_checkout(args.cccmo_dir.as_deref(), &mut files)?;
+    let checkout = read_checkout(args.standalone.cccmo_dir.as_deref(), &mut files)?;
     let cfg = ClusterConfig::load(&files)?;
     if let Some(warning) = super::pipeline::go_files_to_review(cfg.release) {
         say(&warning);
     }
-    let mut catalogue = catalogue_for(&cfg, args.provider_dir.as_deref())?;
+    let mut catalogue = catalogue_for(&cfg, args.standalone.provider_dir.as_deref())?;
     if let Some(checkout) = &checkout {
         crate::catalogue::cccmo::apply_checkout(&mut catalogue, checkout, cfg.release)?;
     }
     let rendered = render_config_owned(&cfg, catalogue)?;
     let tree = crate::output::tree(&rendered)?;
     let release = cfg.release.name.clone();
-    let status = write_out(args, &rendered, &tree, &release, cfg.derived.as_ref())?;
+    let emitted = match (&args.standalone.emit_infrastructure, cfg.derived.as_ref()) {
+        (Some(path), Some(derived)) => Some(Emitted {
+            path,
+            text: derived.to_yaml_stream()?,
+            flag: "--emit-infrastructure",
+        }),
+        _ => None,
+    };
+    let status = write_out(args, &rendered, &tree, &release, emitted)?;
     left_for_exit((cfg, rendered, tree));
     Ok(status)
 }
 
+/// A file a render writes besides its tree: what it derived from its inputs
+/// (`--emit-infrastructure`, `--emit-hosted-control-plane`).
+pub(crate) struct Emitted<'a> {
+    /// Where.
+    pub(crate) path: &'a Utf8Path,
+    /// What.
+    pub(crate) text: String,
+    /// The flag that asked for it, for messages.
+    pub(crate) flag: &'static str,
+}
+
 /// What every render does with its tree: check, diff or write it (and the Ignition config),
-/// and say what it did. `derived` is what `--emit-infrastructure` writes.
+/// and say what it did. `emitted` is the file an `--emit-*` flag asks for.
 pub(crate) fn write_out(
     args: &RenderArgs,
     rendered: &crate::render::Rendered,
     tree: &crate::output::Tree,
     release: &str,
-    derived: Option<&crate::config::install_config::Derived>,
+    emitted: Option<Emitted<'_>>,
 ) -> Result<ExitStatus> {
     let ignition = ignition_target(args, tree, release)?;
     for warning in &rendered.warnings {
@@ -138,12 +158,8 @@ pub(crate) fn write_out(
     }
     let update = prepare_update(args, tree, plan)?;
     // Written before the tree, so that a failure here leaves --dest-dir's files untouched.
-    if let (Some(path), Some(derived)) = (&args.emit_infrastructure, derived) {
-        crate::output::write_file(
-            path,
-            derived.to_yaml_stream()?.as_bytes(),
-            "--emit-infrastructure",
-        )?;
+    if let Some(emitted) = emitted {
+        crate::output::write_file(emitted.path, emitted.text.as_bytes(), emitted.flag)?;
     }
     // The Ignition config too; it is put back as it was if writing the tree fails.
     let ignition_written = match &ignition {

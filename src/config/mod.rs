@@ -4,6 +4,7 @@
 //! step only reads it.
 
 pub(crate) mod hosted;
+pub(crate) mod hosted_cluster;
 pub mod install_config;
 pub mod tls;
 

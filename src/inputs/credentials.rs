@@ -114,7 +114,8 @@ pub fn parse(text: &str, path: &Utf8Path) -> Result<Credentials> {
     })
 }
 
-fn secret(doc: &Value, path: &Utf8Path) -> Result<Secret> {
+/// One Secret document, checked and decoded (also the Secrets of a `--hosted-cluster` stream).
+pub(crate) fn secret(doc: &Value, path: &Utf8Path) -> Result<Secret> {
     let api_version = doc.get("apiVersion").and_then(Value::as_str);
     if api_version != Some("v1") {
         bail!(

@@ -6,6 +6,7 @@
 
 pub mod cloud_provider_config;
 pub mod credentials;
+pub(crate) mod hosted_cluster;
 pub(crate) mod hosted_control_plane;
 pub mod images;
 pub mod infrastructure;

@@ -35,8 +35,17 @@ fn cases() -> Vec<Case> {
     ccm_catalogue::yaml::from_str(&text).expect("cases.yaml is a list of cases")
 }
 
-/// The good inputs of a conformance case, as (flag, path) pairs.
+/// The good inputs of a conformance case, as (flag, path) pairs; `hosted-cluster`: those of the
+/// HostedCluster case `testdata/hosted-cluster/aws/release-minimal-flags`.
 fn good_inputs(base: &str) -> Vec<(String, String)> {
+    if base == "hosted-cluster" {
+        let case = root().join("testdata/hosted-cluster/aws/release-minimal-flags");
+        let path = |rel: &str| case.join(rel).display().to_string();
+        return vec![
+            ("--hosted-cluster".into(), path("hostedcluster.yaml")),
+            ("--images".into(), path("image-references.yaml")),
+        ];
+    }
     let path = |rel: &str| conformance(rel).display().to_string();
     vec![
         (
@@ -228,6 +237,8 @@ fn every_file_in_the_corpus_has_a_case_and_every_case_a_file() {
         "--feature-gate",
         "--apiserver",
         "--namespace",
+        "--hosted-cluster",
+        "--name",
     ] {
         assert!(modes.contains(flag), "no case for {flag}");
     }

@@ -22,6 +22,7 @@ mod docs;
 mod foreign_arch;
 mod golden;
 mod hosted;
+mod hosted_cluster;
 mod ignition;
 mod image_references;
 mod install_config;

@@ -163,8 +163,9 @@ fn a_one_line_provider_change_shows_exactly_the_cases_it_touches() {
         "{listed:?}"
     );
     assert_eq!(cases_of(listed), want);
-    // 192 standalone cases and 73 hosted ones.
-    assert!(err.contains("8 of 265 cases would change"), "{err}");
+    // 192 standalone cases and 121 hosted ones (73 from a HostedControlPlane, 48 from a
+    // HostedCluster).
+    assert!(err.contains("8 of 313 cases would change"), "{err}");
     for case in &want {
         assert!(err.contains(&format!("  {case}\n")), "{err}");
     }
@@ -474,7 +475,7 @@ fn the_matrix_renders_the_hosted_variants_each_as_render_hosted_control_plane_do
     let out = ccm_render(&["matrix", "--dest-dir", s(&dest)]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("and 73 hosted cases"),
+        stderr(&out).contains("and 121 hosted cases"),
         "{}",
         stderr(&out)
     );
@@ -482,7 +483,8 @@ fn the_matrix_renders_the_hosted_variants_each_as_render_hosted_control_plane_do
         .into_keys()
         .map(|p| p.splitn(3, '/').take(2).collect::<Vec<_>>().join("/"))
         .collect();
-    assert_eq!(hosted.len(), 73, "{hosted:?}");
+    assert_eq!(hosted.len(), 121, "{hosted:?}");
+    assert!(hosted.contains("aws/cluster-dotted-name"), "{hosted:?}");
     assert!(hosted.contains("azure/managed-azure"), "{hosted:?}");
     assert!(hosted.contains("kubevirt/zones-subnets"), "{hosted:?}");
     // The default variant is the default case of testdata/hosted/, rendered by render.

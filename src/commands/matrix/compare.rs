@@ -1,13 +1,15 @@
 //! `ccm-render compare-hosted PLATFORM`: the hosted CCM of a platform against its standalone
 //! one, from the samples `matrix` renders (the platform's conformance inputs for the
-//! standalone render, the default HostedControlPlane of `testdata/hosted/` for the hosted one),
-//! field by field (`output/hosted_compare.rs`).
+//! standalone render, the default HostedControlPlane of `testdata/hosted/` for the hosted one,
+//! or with `--hosted-cluster` the user's HostedCluster, rendered as `render --hosted-cluster`
+//! renders it), field by field (`output/hosted_compare.rs`).
 
 use super::super::exit::ExitStatus;
 use crate::config::InputFiles;
+use crate::config::hosted::HostedConfig;
 use crate::output::hosted_compare::{facts, report};
 use anyhow::{Context as _, Result, anyhow, bail};
-use camino::Utf8Path;
+use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::platform::HostedPlatform;
 
 /// A ConfigMap or Secret by kind and name.
@@ -86,24 +88,71 @@ const PLATFORMS: &[Pairing] = &[
     },
 ];
 
-/// The comparison's text for `platform`.
-pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
+/// The hosted side of a comparison: the default sample, or a HostedCluster.
+pub(crate) enum HostedSide<'a> {
+    /// The default HostedControlPlane of `testdata/hosted/` for the platform named.
+    Sample(&'a str),
+    /// `--hosted-cluster` (and `PLATFORM`, which must be its platform, when given).
+    Cluster(
+        crate::config::hosted_cluster::HostedClusterFiles,
+        Option<&'a str>,
+    ),
+}
+
+/// The platform `name` as a command line gives it.
+fn parse_platform(name: &str) -> Result<HostedPlatform> {
+    HostedPlatform::parse_ignoring_case(name)
+        .filter(|p| PLATFORMS.iter().any(|pairing| pairing.platform == *p))
+        .ok_or_else(|| {
+            anyhow!(
+                "PLATFORM {name:?}: no platform with both a standalone and a hosted CCM (known: {}; KubeVirt's CCM is hosted only)",
+                PLATFORMS
+                    .iter()
+                    .map(|p| p.platform.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+/// The platform a comparison is of, and the HostedCluster's configuration and file when it is
+/// of one.
+fn resolve(side: HostedSide<'_>) -> Result<(HostedPlatform, Option<(HostedConfig, Utf8PathBuf)>)> {
+    match side {
+        HostedSide::Sample(name) => Ok((parse_platform(name)?, None)),
+        HostedSide::Cluster(files, named) => {
+            let (cfg, _) = crate::config::hosted_cluster::load(&files)?;
+            let platform = cfg.platform();
+            if let Some(name) = named
+                && parse_platform(name)? != platform
+            {
+                bail!(
+                    "PLATFORM {name:?}: {} is a HostedCluster of platform {platform}",
+                    files.hosted_cluster
+                );
+            }
+            if !PLATFORMS.iter().any(|p| p.platform == platform) {
+                bail!(
+                    "{}: spec.platform.type {platform}: no platform with both a standalone and a hosted CCM",
+                    files.hosted_cluster
+                );
+            }
+            Ok((platform, Some((cfg, files.hosted_cluster))))
+        }
+    }
+}
+
+/// The comparison's text.
+pub(crate) fn compare_hosted(side: HostedSide<'_>) -> Result<String> {
+    let (wanted, cluster) = resolve(side)?;
     let Some(&Pairing {
         platform: name,
         provider,
         standalone_config,
         hosted_config,
-    }) = HostedPlatform::parse_ignoring_case(platform)
-        .and_then(|wanted| PLATFORMS.iter().find(|p| p.platform == wanted))
+    }) = PLATFORMS.iter().find(|p| p.platform == wanted)
     else {
-        bail!(
-            "PLATFORM {platform:?}: no platform with both a standalone and a hosted CCM (known: {}; KubeVirt's CCM is hosted only)",
-            PLATFORMS
-                .iter()
-                .map(|p| p.platform.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        bail!("{wanted}: no platform with both a standalone and a hosted CCM");
     };
     let scratch = tempfile::tempdir().context("creating a temporary folder for the samples")?;
     let scratch = Utf8Path::from_path(scratch.path())
@@ -122,17 +171,22 @@ pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
     };
     let catalogue = crate::catalogue::Catalogue::builtin()?;
     let standalone = super::super::pipeline::render_in_memory(&input, &catalogue)?;
-    let hosted_case = super::hosted::cases(&scratch)?
-        .into_iter()
-        .find(|c| {
-            c.folder.as_str() == format!("{}/{provider}/default", super::hosted::HOSTED_FOLDER)
-        })
-        .ok_or_else(|| anyhow!("{provider}: no hosted sample"))?;
-    let cfg = crate::config::hosted::HostedConfig::load(&hosted_case.files)?;
+    let (cfg, hosted_source) = if let Some((cfg, path)) = cluster {
+        (cfg, format!("the HostedCluster of {path}"))
+    } else {
+        let hosted_case = super::hosted::cases(&scratch)?
+            .into_iter()
+            .find(|c| {
+                c.folder.as_str() == format!("{}/{provider}/default", super::hosted::HOSTED_FOLDER)
+            })
+            .ok_or_else(|| anyhow!("{provider}: no hosted sample"))?;
+        let cfg = super::hosted::config_of(&hosted_case)?;
+        (cfg, "the default HostedControlPlane".to_string())
+    };
     let hosted = super::super::hosted::render_hosted(&cfg)?;
     let container = "cloud-controller-manager";
     let mut text = format!(
-        "{name}: the standalone CCM (CCCMO, the conformance sample) against the hosted one (HyperShift, the default HostedControlPlane)\n\
+        "{name}: the standalone CCM (CCCMO, the conformance sample) against the hosted one (HyperShift, {hosted_source})\n\
          = the same, ≠ different, < standalone only, > hosted only\n"
     );
     // facts takes the config object as (kind, name).
@@ -152,8 +206,20 @@ pub(crate) fn compare_hosted(platform: &str) -> Result<String> {
 }
 
 /// `ccm-render compare-hosted`.
-pub(crate) fn run(platform: &str) -> Result<ExitStatus> {
-    let text = compare_hosted(platform)?;
+pub(crate) fn run(args: &crate::commands::cli::CompareHostedArgs) -> Result<ExitStatus> {
+    let side = match (&args.hosted_cluster, &args.images) {
+        (Some(hosted_cluster), Some(images)) => HostedSide::Cluster(
+            crate::config::hosted_cluster::HostedClusterFiles {
+                hosted_cluster: hosted_cluster.clone(),
+                name: args.name.clone(),
+                images: images.clone(),
+                operator_env: args.operator_env.clone(),
+            },
+            args.platform.as_deref(),
+        ),
+        _ => HostedSide::Sample(args.platform.as_deref().unwrap_or_default()),
+    };
+    let text = compare_hosted(side)?;
     super::super::term::print_stdout(text.as_bytes())?;
     Ok(ExitStatus::Success)
 }

@@ -5,7 +5,8 @@
 //! operator environment or the credentials, writes the inputs as files and renders them as
 //! `render --hosted-control-plane` does.
 
-use crate::config::hosted::HostedFiles;
+use crate::config::hosted::{HostedConfig, HostedFiles};
+use crate::config::hosted_cluster::HostedClusterFiles;
 use crate::output::Tree;
 use anyhow::Result;
 use camino::{Utf8Path, Utf8PathBuf};
@@ -162,12 +163,33 @@ fn zones_subnets(h: &mut Value, _: &mut Vec<String>) {
 pub(crate) struct HostedCase {
     /// `hosted/<platform>/<variant>`.
     pub(crate) folder: Utf8PathBuf,
-    /// Its inputs, as `render --hosted-control-plane` would be given them.
-    pub(crate) files: HostedFiles,
+    /// Its inputs.
+    pub(crate) inputs: HostedInputs,
 }
 
-/// Every hosted case, its input files written under `scratch`.
+/// A hosted case's inputs, as a `render` command line would give them.
+#[derive(Debug, Clone)]
+pub(crate) enum HostedInputs {
+    /// `render --hosted-control-plane`.
+    ControlPlane(HostedFiles),
+    /// `render --hosted-cluster` (`matrix/hosted_cluster.rs`).
+    Cluster(HostedClusterFiles),
+}
+
+/// Every hosted case, its input files written under `scratch`: those from a HostedControlPlane,
+/// then those from a HostedCluster (`matrix/hosted_cluster.rs`).
 pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
+    let mut out = control_plane_cases(scratch)?;
+    let clusters = super::hosted_cluster::cases(&scratch.join(HOSTED_FOLDER).join("cluster"))?;
+    out.extend(clusters.into_iter().map(|(folder, files)| HostedCase {
+        folder: Utf8PathBuf::from(HOSTED_FOLDER).join(folder),
+        inputs: HostedInputs::Cluster(files),
+    }));
+    Ok(out)
+}
+
+/// The cases from a HostedControlPlane.
+fn control_plane_cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
     let mut out = Vec::new();
     for &Sample {
         platform,
@@ -198,22 +220,31 @@ pub(crate) fn cases(scratch: &Utf8Path) -> Result<Vec<HostedCase>> {
             std::fs::write(&file, ccm_catalogue::yaml::to_string(&hcp)?)?;
             out.push(HostedCase {
                 folder: Utf8PathBuf::from(HOSTED_FOLDER).join(folder).join(variant),
-                files: HostedFiles {
+                inputs: HostedInputs::ControlPlane(HostedFiles {
                     hosted_control_plane: file,
                     images: dir.join("image-references.yaml"),
                     credentials: credentials.map(|_| dir.join("credentials.yaml")),
                     operator_env: env,
-                },
+                }),
             });
         }
     }
     Ok(out)
 }
 
-/// Renders one case as `render --hosted-control-plane` does.
+/// The configuration of one case, read as `render` reads its inputs.
+pub(crate) fn config_of(case: &HostedCase) -> Result<HostedConfig> {
+    match &case.inputs {
+        HostedInputs::ControlPlane(files) => HostedConfig::load(files),
+        HostedInputs::Cluster(files) => {
+            crate::config::hosted_cluster::load(files).map(|(cfg, _)| cfg)
+        }
+    }
+}
+
+/// Renders one case as `render --hosted-control-plane` or `--hosted-cluster` does.
 pub(crate) fn render_case(case: &HostedCase) -> Result<Tree> {
-    let cfg = crate::config::hosted::HostedConfig::load(&case.files)?;
-    super::super::hosted::tree_of(&cfg).map(|(_, tree)| tree)
+    super::super::hosted::tree_of(&config_of(case)?).map(|(_, tree)| tree)
 }
 
 #[cfg(test)]
@@ -222,7 +253,7 @@ mod tests {
     fn every_hosted_case_renders_a_deployment() {
         let dir = tempfile::tempdir().expect("tempdir");
         let scratch = camino::Utf8Path::from_path(dir.path()).expect("utf8");
-        let cases = super::cases(scratch).expect("cases");
+        let cases = super::control_plane_cases(scratch).expect("cases");
         assert_eq!(cases.len(), 6 * 12 + 1);
         for case in &cases {
             let tree =

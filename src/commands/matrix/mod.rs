@@ -26,6 +26,7 @@
 
 pub(crate) mod compare;
 mod hosted;
+mod hosted_cluster;
 mod samples;
 mod variants;
 

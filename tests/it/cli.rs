@@ -543,7 +543,7 @@ fn file_modes_are_exact_under_any_umask() {
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!("umask {umask} && exec \"$0\" {args}"))
-            .arg(env!("CARGO_BIN_EXE_ccm-render"))
+            .arg(crate::common::binary())
             .output()
             .expect("runs");
         assert!(

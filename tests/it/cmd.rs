@@ -38,7 +38,7 @@ fn assert_config(dest: Option<&Path>) -> Assert {
 /// The binary, run from the repository root (so inputs are named as in the README) with a
 /// fixed terminal width and without NO_COLOR from the caller's environment.
 fn ccm_render(dest: Option<&Path>) -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ccm-render"))
+    Command::new(crate::common::binary())
         .with_assert(assert_config(dest))
         .current_dir(root())
         .env("COLUMNS", "100")

@@ -31,9 +31,20 @@ pub fn conformance(rel: &str) -> PathBuf {
     root().join("testdata/conformance").join(rel)
 }
 
+/// The ccm-render binary the tests run: the one `CCM_RENDER_BINARY` names (scripts/test names
+/// the shipped x86_64 release build, so that the tests hold what ships, at its speed: a
+/// matrix of every release takes a thirteenth of the CPU time the debug build takes), else
+/// the one cargo built for this test run.
+pub fn binary() -> PathBuf {
+    std::env::var_os("CCM_RENDER_BINARY").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_ccm-render")),
+        PathBuf::from,
+    )
+}
+
 /// Runs the ccm-render binary.
 pub fn ccm_render(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ccm-render"))
+    Command::new(binary())
         .args(args)
         .env_remove("NO_COLOR")
         .output()

@@ -46,7 +46,7 @@ fn render_args(which: usize, dest: &Path) -> Vec<String> {
 }
 
 fn command(args: &[String]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ccm-render"));
+    let mut command = Command::new(crate::common::binary());
     command.args(args).env_remove("CCM_RENDER_LOCK_TIMEOUT");
     command
 }

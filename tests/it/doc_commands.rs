@@ -263,7 +263,7 @@ fn run(command: &Shown, work: &Path, home: &Path) -> Result<(), String> {
             "{odd:?} is a placeholder: show a command that runs"
         ));
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_ccm-render"))
+    let out = Command::new(crate::common::binary())
         .args(&args)
         .envs(command.env.iter().map(|(k, v)| (k, v)))
         .env("HOME", home)

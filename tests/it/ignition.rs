@@ -174,7 +174,7 @@ bootkube_podman_run() {
             "STAGE",
             common::root().join("contrib/bootkube/ccm-bootstrap.sh"),
         )
-        .env("CCM_RENDER_BIN", env!("CARGO_BIN_EXE_ccm-render"))
+        .env("CCM_RENDER_BIN", crate::common::binary())
         .env("CCM_RENDER_IMAGE", "localhost/ccm-render:test")
         .env("CCM_RENDER_IMAGES", conformance("images.json"))
         .env("CCM_BOOTSTRAP_ROOT", &root)

@@ -372,7 +372,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__matrix)
-            opts="-h -V --provider-dir --cccmo-dir --inputs --release --dest-dir --check --diff --color --help --version"
+            opts="-j -h -V --provider-dir --cccmo-dir --inputs --release --dest-dir --check --diff --color --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -412,6 +412,14 @@ _ccm__render() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -123,6 +123,7 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l dest-di
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l color -d 'Colour the --diff output: auto (when stdout is a terminal and NO_COLOR is not set), always or never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always'
 never\t'Never'"
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -s j -l jobs -d 'How many cases to render, compare or write at once, as cargo\'s -j (default: the number of processors this process may run on)' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l check -d 'Render in memory and compare with DIR; write nothing. Lists the files that would be added, changed or removed and the cases they belong to; exit status 1 when there are any, 0 when there are none'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -l diff -d 'Like --check, and print a unified diff of every change'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand matrix" -s h -l help -d 'Print help (see more with \'--help\')'

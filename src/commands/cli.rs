@@ -638,6 +638,11 @@ pub(crate) struct MatrixArgs {
     /// always or never.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
     pub(crate) color: ColorChoice,
+
+    /// How many cases to render, compare or write at once, as cargo's -j (default: the
+    /// number of processors this process may run on).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub(crate) jobs: Option<std::num::NonZeroUsize>,
 }
 
 /// Arguments of `platforms`.

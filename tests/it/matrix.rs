@@ -367,13 +367,22 @@ fn release_all_renders_every_release_in_its_own_folder_as_render_release_does() 
 
 #[test]
 fn two_matrices_of_every_release_are_the_same_tree_of_rendered_files_only() {
-    // Cases are written on every core, each folder new beside its siblings: however the
-    // threads meet, both trees hold the same files, folders and modes, and nothing of
-    // ccm-render's own (no lock, journal, temporary file or staging folder).
+    // Cases are written on `--jobs` threads, each folder new beside its siblings: however
+    // many threads there are and however they meet, both trees hold the same files, folders
+    // and modes, and nothing of ccm-render's own (no lock, journal, temporary file or staging
+    // folder). One thread, then sixteen (more than the machine's processors).
     let dir = tempfile::tempdir().expect("tempdir");
     let (first, second) = (dir.path().join("first"), dir.path().join("second"));
-    for dest in [&first, &second] {
-        let out = ccm_render(&["matrix", "--release", "all", "--dest-dir", s(dest)]);
+    for (dest, jobs) in [(&first, "1"), (&second, "16")] {
+        let out = ccm_render(&[
+            "matrix",
+            "--release",
+            "all",
+            "--jobs",
+            jobs,
+            "--dest-dir",
+            s(dest),
+        ]);
         assert!(out.status.success(), "{}", stderr(&out));
     }
     assert_eq!(files_of_ccm_render(dir.path()), Vec::<String>::new());
@@ -437,6 +446,21 @@ fn an_unknown_matrix_release_is_refused_naming_the_flag_untouched() {
         || ccm_render(&["matrix", "--dest-dir", s(&dest), "--release", "latest"]),
         "--release: \"latest\" is not an OpenShift version",
     );
+}
+
+#[test]
+fn a_jobs_count_that_is_not_one_or_more_is_refused_naming_the_flag_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = dir.path().join("m");
+    std::fs::create_dir_all(&dest).expect("mkdir");
+    std::fs::write(dest.join("keep"), "x").expect("write");
+    for bad in ["0", "two", "-1", ""] {
+        assert_refused_untouched(
+            &dest,
+            || ccm_render(&["matrix", "--dest-dir", s(&dest), &format!("--jobs={bad}")]),
+            &format!("invalid value '{bad}' for '--jobs <N>'"),
+        );
+    }
 }
 
 #[test]

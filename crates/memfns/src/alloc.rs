@@ -1,56 +1,46 @@
-//! The musl builds' global allocator: dlmalloc's heap behind a spin lock.
+//! The musl builds' global allocator: dlmalloc's heap behind the standard library's mutex.
 //!
 //! dlmalloc's own global allocator (its `global` feature) takes a `pthread_mutex_t` around
-//! every call. musl's `pthread_mutex_lock` and `_unlock`, a locked instruction each and some
-//! thirty others behind a call, were 7% of a render's instructions for its 3,900 allocations
-//! and frees, uncontended but in `matrix`. This lock takes one locked compare-and-swap and
-//! releases with a plain store: a render takes 10% fewer instructions (AWS 1.62 → 1.46 M,
-//! Azure 2.39 → 2.15 M) and 3–6% less time (docs/performance.md).
+//! every call, which in musl is a call and some thirty instructions each way; the figures that
+//! chose a lock inlined here instead are in docs/performance.md (the levers' table).
 //!
-//! Spinning suits it: the lock is held for one dlmalloc call (well under a microsecond), and
-//! only `matrix`'s two threads ever contend for it. A waiter spins on a plain load, so it does
-//! not take the cache line from the holder until the lock looks free.
+//! The lock is `std::sync::Mutex`. On Linux it is a futex word (library/std/src/sys/sync/
+//! mutex/futex.rs): uncontended, one compare-and-swap to take it and one swap to release it,
+//! inlined; contended, a waiter spins a hundred times and then sleeps in `futex(2)` until the
+//! holder wakes it, so a waiter whose holder has been descheduled gives the processor back
+//! instead of burning its time slice (`matrix --jobs 16` on two cores). It cannot allocate:
+//! `Mutex::new` is `const`, and neither locking nor the poison flag's check (an atomic load
+//! of the global panic count, std's panicking.rs) touches the heap, so the allocator cannot
+//! call itself. A panic inside dlmalloc unwinds through the guard, which releases the lock,
+//! and later calls take the heap anyway (`PoisonError::into_inner`): dlmalloc panics only on
+//! an internal inconsistency, after which nothing can be trusted whether or not it waits.
+//! (The shipped builds abort on a panic; tests unwind.)
+
+extern crate std;
 
 use core::alloc::{GlobalAlloc, Layout};
-use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
-/// dlmalloc's heap and the flag that guards it.
+/// dlmalloc's heap and the lock that guards it.
 pub struct Allocator {
-    locked: AtomicBool,
-    heap: UnsafeCell<dlmalloc::Dlmalloc>,
+    heap: Mutex<dlmalloc::Dlmalloc>,
 }
-
-// SAFETY: `heap` is only reached through `with_heap`, which holds `locked`.
-unsafe impl Sync for Allocator {}
 
 impl Allocator {
     /// An empty heap; dlmalloc maps memory on the first allocation.
     #[must_use]
     pub const fn new() -> Self {
         Self {
-            locked: AtomicBool::new(false),
-            heap: UnsafeCell::new(dlmalloc::Dlmalloc::new()),
+            heap: Mutex::new(dlmalloc::Dlmalloc::new()),
         }
     }
 
-    /// Runs `f` on the heap with the lock held.
+    /// Runs `f` on the heap with the lock held; the lock is released when `f` returns or
+    /// unwinds.
     #[inline(always)]
-    fn with_heap<T>(&self, f: impl FnOnce(&mut dlmalloc::Dlmalloc) -> T) -> T {
-        while self
-            .locked
-            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            while self.locked.load(Ordering::Relaxed) {
-                core::hint::spin_loop();
-            }
-        }
-        // SAFETY: the lock is held, so no other reference to the heap exists until it is
-        // released below.
-        let result = f(unsafe { &mut *self.heap.get() });
-        self.locked.store(false, Ordering::Release);
-        result
+    pub(crate) fn with_heap<T>(&self, f: impl FnOnce(&mut dlmalloc::Dlmalloc) -> T) -> T {
+        let mut heap = self.heap.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut heap)
     }
 }
 
@@ -61,7 +51,7 @@ impl Default for Allocator {
 }
 
 // SAFETY: each method passes its arguments on to dlmalloc's method of the same contract, as
-// dlmalloc's own `GlobalDlmalloc` does.
+// dlmalloc's own `GlobalDlmalloc` does, with the heap's lock held.
 unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

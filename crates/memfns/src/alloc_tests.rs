@@ -1,6 +1,7 @@
 //! The allocator through `GlobalAlloc`, as the standard library calls it: what it hands out is
-//! aligned, writable and kept across `realloc`, zeroed when asked, and threads allocating and
-//! freeing at once never share a block.
+//! aligned, writable and kept across `realloc`, zeroed when asked, threads allocating and
+//! freeing at once (more of them than the machine has processors) never share a block, and a
+//! panic with the heap's lock held does not leave it held.
 extern crate std;
 use std::vec::Vec;
 
@@ -79,7 +80,8 @@ fn zeroed_blocks_are_zero_even_where_freed_memory_was_reused() {
 fn threads_allocating_at_once_never_share_a_block() {
     // Leaked: the threads borrow it for as long as they run.
     let heap: &'static Allocator = std::boxed::Box::leak(std::boxed::Box::new(Allocator::new()));
-    let threads: Vec<_> = (0..4u8)
+    // Sixteen, as `matrix --jobs 16` starts on a machine of two processors or more.
+    let threads: Vec<_> = (0..16u8)
         .map(|seed| {
             std::thread::spawn(move || {
                 let mut held: Vec<(*mut u8, Layout)> = Vec::new();
@@ -109,5 +111,39 @@ fn threads_allocating_at_once_never_share_a_block() {
         .collect();
     for thread in threads {
         thread.join().expect("no thread panicked");
+    }
+}
+
+#[test]
+fn a_panic_with_the_heap_locked_leaves_it_usable_from_every_thread() {
+    let heap: &'static Allocator = std::boxed::Box::leak(std::boxed::Box::new(Allocator::new()));
+    let layout = Layout::from_size_align(64, 8).expect("a layout");
+    let unwound = std::thread::spawn(move || {
+        heap.with_heap(|heap| {
+            // SAFETY: the layout's size is not zero; the block is leaked by the panic.
+            let ptr = unsafe { heap.malloc(layout.size(), layout.align()) };
+            assert!(!ptr.is_null());
+            panic!("a panic inside the allocator, as a dlmalloc assertion would raise");
+        })
+    })
+    .join();
+    assert!(unwound.is_err(), "the thread panicked");
+    // Another thread, and this one, take the lock again and get blocks.
+    let other = std::thread::spawn(move || {
+        // SAFETY: the layout's size is not zero.
+        let ptr = unsafe { heap.alloc(layout) };
+        fill(ptr, 64, 5);
+        ptr as usize
+    })
+    .join()
+    .expect("the other thread allocated");
+    // SAFETY: the layout's size is not zero.
+    let mine = unsafe { heap.alloc(layout) };
+    assert!(other != 0 && !mine.is_null() && other != mine as usize);
+    assert!(holds(other as *const u8, 64, 5));
+    // SAFETY: both are this allocator's blocks of `layout`.
+    unsafe {
+        heap.dealloc(other as *mut u8, layout);
+        heap.dealloc(mine, layout);
     }
 }

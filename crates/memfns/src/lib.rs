@@ -1,5 +1,5 @@
-//! The musl builds' memory functions: their global allocator ([`Allocator`], dlmalloc behind a
-//! spin lock; `alloc.rs` says why), and on x86_64 `memcpy`, `memmove`, `memcmp` and `bcmp` in
+//! The musl builds' memory functions: their global allocator ([`Allocator`], dlmalloc behind
+//! the standard library's mutex; `alloc.rs` says why), and on x86_64 `memcpy`, `memmove`, `memcmp` and `bcmp` in
 //! place of musl's.
 //!
 //! musl's x86_64 `memcpy` (musl src/string/x86_64/memcpy.s, which its `memmove` calls too)

@@ -20,17 +20,20 @@
 //! `--provider-dir` provider that declares `spec.releases` is rendered only for those releases
 //! (the others are skipped, with a note on stderr).
 //!
-//! Every case is rendered in memory, on every core, before anything is written: a bad input
-//! or provider leaves `DIR` untouched. Each case folder is then updated as one `render` update
-//! (with `--prune`: files a case no longer renders are removed).
+//! Every case is rendered in memory, on `--jobs` threads (one per processor by default,
+//! [`workers`]), before anything is written: a bad input or provider leaves `DIR` untouched.
+//! Each case folder is then updated as one `render` update (with `--prune`: files a case no
+//! longer renders are removed).
 
 pub(crate) mod compare;
 mod hosted;
 mod hosted_cluster;
 mod samples;
 mod variants;
+mod workers;
 
 pub(crate) use variants::{AxisValue, Setting, variant_name, variants};
+use workers::on_workers;
 
 use super::exit::ExitStatus;
 use super::term::{Checked, say_checked};
@@ -43,6 +46,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use ccm_catalogue::releases::Release;
 use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
 
 /// One case: a provider and a variant, with the input files that make it.
 #[derive(Debug, Clone)]
@@ -306,44 +310,6 @@ fn shown(path: Option<&Utf8PathBuf>) -> &str {
     path.map_or("--infrastructure", |p| p.as_str())
 }
 
-/// Runs `f` on every item on every core, keeping the items' order; the first error (in item
-/// order) wins.
-fn on_every_core<T: Sync, R: Send>(
-    items: &[T],
-    f: impl Fn(&T) -> Result<R> + Sync,
-) -> Result<Vec<R>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let workers = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(items.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<R>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        out.push((i, f(item)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    if done.len() != items.len() {
-        bail!("a matrix worker stopped early (a ccm-render bug)");
-    }
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
-}
-
 /// The releases `--release` (or the `--cccmo-dir` checkout) asks for, None for the newest
 /// laid out as a matrix without `--release` does; the Go files to review of each said on stderr.
 fn releases_to_render(
@@ -405,7 +371,8 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
             .is_none_or(|list| list.iter().any(|r| r.name == newest.name));
         catalogues = catalogues.with_cccmo(checkout, renders_newest)?;
     }
-    let trees = on_every_core(&cases, |case| {
+    let jobs = workers::jobs(args.jobs);
+    let trees = on_workers(jobs, &cases, |case| {
         render_case(&catalogues, case).with_context(|| format!("case {}", case.folder()))
     })?;
     for SkippedCase { provider, release } in &skipped {
@@ -414,7 +381,7 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         );
     }
     let hosted_cases = hosted::cases(scratch_path)?;
-    let hosted_trees = on_every_core(&hosted_cases, |case| {
+    let hosted_trees = on_workers(jobs, &hosted_cases, |case| {
         hosted::render_case(case).with_context(|| format!("case {}", case.folder))
     })?;
     let work: Vec<(Utf8PathBuf, Tree)> = cases
@@ -429,9 +396,9 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
         )
         .collect();
     if args.check || args.diff {
-        return compare(args, &work);
+        return compare(args, jobs, &work);
     }
-    let reports = write(&args.dest_dir, &work)?;
+    let reports = write(&args.dest_dir, jobs, &work)?;
     let count = |f: fn(&crate::output::WriteReport) -> usize| reports.iter().map(f).sum::<usize>();
     eprintln!(
         "ccm-render: {} cases of {} providers and {} hosted cases in {} ({} files written, {} unchanged, {} removed)",
@@ -449,6 +416,7 @@ pub(crate) fn run(args: &MatrixArgs) -> Result<ExitStatus> {
 /// Writes every case's tree into its folder under `dest_dir`, pruning what it no longer holds.
 fn write(
     dest_dir: &Utf8Path,
+    jobs: NonZeroUsize,
     work: &[(Utf8PathBuf, Tree)],
 ) -> Result<Vec<crate::output::WriteReport>> {
     // The folders above the case folders, made one at a time: the case updates that run at the
@@ -461,15 +429,19 @@ fn write(
         let dir = dest_dir.join(parent);
         std::fs::create_dir_all(&dir).with_context(|| format!("--dest-dir: creating {dir}"))?;
     }
-    on_every_core(work, |(folder, tree)| {
+    on_workers(jobs, work, |(folder, tree)| {
         crate::output::apply(tree, &dest_dir.join(folder), true)
     })
 }
 
 /// `--check` and `--diff`: compare every case with its folder, print the files and the cases a
 /// change touches, write nothing.
-fn compare(args: &MatrixArgs, work: &[(Utf8PathBuf, Tree)]) -> Result<ExitStatus> {
-    let plans = on_every_core(work, |(folder, tree)| {
+fn compare(
+    args: &MatrixArgs,
+    jobs: NonZeroUsize,
+    work: &[(Utf8PathBuf, Tree)],
+) -> Result<ExitStatus> {
+    let plans = on_workers(jobs, work, |(folder, tree)| {
         crate::output::plan(tree, &args.dest_dir.join(folder), true)
     })?;
     let mut all = Plan::default();
@@ -585,7 +557,10 @@ mod tests {
         assert!(skipped.is_empty());
         assert_eq!(cases.len(), catalogue.providers.len() * 16);
         let catalogues = Catalogues::new(catalogue, &[]).expect("catalogues");
-        let trees = on_every_core(&cases, |case| render_case(&catalogues, case)).expect("renders");
+        let trees = on_workers(workers::jobs(None), &cases, |case| {
+            render_case(&catalogues, case)
+        })
+        .expect("renders");
         for (case, tree) in cases.iter().zip(&trees) {
             assert!(
                 tree.files.keys().any(|p| p.starts_with("manifests")),

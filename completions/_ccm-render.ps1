@@ -182,8 +182,8 @@ Register-ArgumentCompleter -Native -CommandName 'ccm-render' -ScriptBlock {
             [CompletionResult]::new('--images', '--images', [CompletionResultType]::ParameterName, 'With --hosted-cluster: the release''s image-references ImageStream')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'With --hosted-cluster: the HostedCluster to compare when the stream holds several')
             [CompletionResult]::new('--operator-env', '--operator-env', [CompletionResultType]::ParameterName, 'With --hosted-cluster: a variable of the hypershift-operator''s environment, as `render` takes it; repeat for each')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

@@ -124,7 +124,7 @@ _ccm__render() {
             return 0
             ;;
         ccm__subcmd__render__subcmd__compare__subcmd__hosted)
-            opts="-h -V --hosted-cluster --images --name --operator-env --help --version"
+            opts="-h -V --hosted-cluster --images --name --operator-env --help --version AWS Azure GCP OpenStack PowerVS"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -132,7 +132,7 @@ complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l images -d 'With --hosted-cluster: the release\'s image-references ImageStream' -r -F
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l name -d 'With --hosted-cluster: the HostedCluster to compare when the stream holds several' -r
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -l operator-env -d 'With --hosted-cluster: a variable of the hypershift-operator\'s environment, as `render` takes it; repeat for each' -r
-complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -s h -l help -d 'Print help'
+complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand compare-hosted" -s V -l version -d 'Print version'
 complete -c ccm-render -n "__fish_ccm_render_using_subcommand releases" -l output -d 'Print a table (text) or JSON (json; see README)' -r -f -a "text\t'For people'
 json\t'For programs'"

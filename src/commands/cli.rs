@@ -176,8 +176,12 @@ pub(crate) enum ProviderCommand {
 pub(crate) struct CompareHostedArgs {
     /// The platform: AWS, Azure, GCP, OpenStack or PowerVS (with --hosted-cluster: the
     /// HostedCluster's, which it must be when given).
-    #[arg(value_name = "PLATFORM", required_unless_present = "hosted_cluster")]
-    pub(crate) platform: Option<String>,
+    #[arg(
+        value_name = "PLATFORM",
+        required_unless_present = "hosted_cluster",
+        ignore_case = true
+    )]
+    pub(crate) platform: Option<crate::commands::matrix::compare::PairedPlatform>,
 
     /// A HostedCluster, or the stream `hcp create cluster --render` prints: its hosted CCM
     /// (rendered as `render --hosted-cluster` renders it) instead of the default sample's.

@@ -21,10 +21,45 @@ struct ConfigRef {
     name: &'static str,
 }
 
+/// A platform with both a standalone and a hosted CCM: `compare-hosted`'s PLATFORM, parsed by
+/// clap (any case), so that a platform without both (KubeVirt's CCM is hosted only) is a usage
+/// error before anything runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum PairedPlatform {
+    /// Amazon Web Services.
+    #[value(name = "AWS")]
+    Aws,
+    /// Microsoft Azure.
+    #[value(name = "Azure")]
+    Azure,
+    /// Google Cloud.
+    #[value(name = "GCP")]
+    Gcp,
+    /// OpenStack.
+    #[value(name = "OpenStack")]
+    OpenStack,
+    /// IBM Power Virtual Server.
+    #[value(name = "PowerVS")]
+    PowerVs,
+}
+
+impl PairedPlatform {
+    /// The HyperShift platform type.
+    fn hosted(self) -> HostedPlatform {
+        match self {
+            Self::Aws => HostedPlatform::Aws,
+            Self::Azure => HostedPlatform::Azure,
+            Self::Gcp => HostedPlatform::Gcp,
+            Self::OpenStack => HostedPlatform::OpenStack,
+            Self::PowerVs => HostedPlatform::PowerVs,
+        }
+    }
+}
+
 /// A platform with both a standalone and a hosted CCM, and the cloud config object each reads.
 struct Pairing {
     /// The platform type.
-    platform: HostedPlatform,
+    platform: PairedPlatform,
     /// The built-in provider of its standalone CCM (the samples' folder too).
     provider: &'static str,
     /// The standalone CCM's cloud config object.
@@ -42,7 +77,7 @@ const CLOUD_CONF: ConfigRef = ConfigRef {
 /// The platforms with both a standalone and a hosted CCM.
 const PLATFORMS: &[Pairing] = &[
     Pairing {
-        platform: HostedPlatform::Aws,
+        platform: PairedPlatform::Aws,
         provider: "aws",
         standalone_config: CLOUD_CONF,
         hosted_config: ConfigRef {
@@ -51,7 +86,7 @@ const PLATFORMS: &[Pairing] = &[
         },
     },
     Pairing {
-        platform: HostedPlatform::Azure,
+        platform: PairedPlatform::Azure,
         provider: "azure",
         standalone_config: CLOUD_CONF,
         hosted_config: ConfigRef {
@@ -60,7 +95,7 @@ const PLATFORMS: &[Pairing] = &[
         },
     },
     Pairing {
-        platform: HostedPlatform::Gcp,
+        platform: PairedPlatform::Gcp,
         provider: "gcp",
         standalone_config: CLOUD_CONF,
         hosted_config: ConfigRef {
@@ -69,7 +104,7 @@ const PLATFORMS: &[Pairing] = &[
         },
     },
     Pairing {
-        platform: HostedPlatform::OpenStack,
+        platform: PairedPlatform::OpenStack,
         provider: "openstack",
         standalone_config: CLOUD_CONF,
         hosted_config: ConfigRef {
@@ -78,7 +113,7 @@ const PLATFORMS: &[Pairing] = &[
         },
     },
     Pairing {
-        platform: HostedPlatform::PowerVs,
+        platform: PairedPlatform::PowerVs,
         provider: "powervs",
         standalone_config: CLOUD_CONF,
         hosted_config: ConfigRef {
@@ -89,71 +124,60 @@ const PLATFORMS: &[Pairing] = &[
 ];
 
 /// The hosted side of a comparison: the default sample, or a HostedCluster.
-pub(crate) enum HostedSide<'a> {
-    /// The default HostedControlPlane of `testdata/hosted/` for the platform named.
-    Sample(&'a str),
+pub(crate) enum HostedSide {
+    /// The default HostedControlPlane of `testdata/hosted/` for the platform.
+    Sample(PairedPlatform),
     /// `--hosted-cluster` (and `PLATFORM`, which must be its platform, when given).
     Cluster(
         crate::config::hosted_cluster::HostedClusterFiles,
-        Option<&'a str>,
+        Option<PairedPlatform>,
     ),
-}
-
-/// The platform `name` as a command line gives it.
-fn parse_platform(name: &str) -> Result<HostedPlatform> {
-    HostedPlatform::parse_ignoring_case(name)
-        .filter(|p| PLATFORMS.iter().any(|pairing| pairing.platform == *p))
-        .ok_or_else(|| {
-            anyhow!(
-                "PLATFORM {name:?}: no platform with both a standalone and a hosted CCM (known: {}; KubeVirt's CCM is hosted only)",
-                PLATFORMS
-                    .iter()
-                    .map(|p| p.platform.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
 }
 
 /// The platform a comparison is of, and the HostedCluster's configuration and file when it is
 /// of one.
-fn resolve(side: HostedSide<'_>) -> Result<(HostedPlatform, Option<(HostedConfig, Utf8PathBuf)>)> {
+fn resolve(side: HostedSide) -> Result<(&'static Pairing, Option<(HostedConfig, Utf8PathBuf)>)> {
+    let pairing = |wanted: HostedPlatform| PLATFORMS.iter().find(|p| p.platform.hosted() == wanted);
     match side {
-        HostedSide::Sample(name) => Ok((parse_platform(name)?, None)),
+        HostedSide::Sample(platform) => Ok((
+            pairing(platform.hosted()).expect("every PairedPlatform has its pairing"),
+            None,
+        )),
         HostedSide::Cluster(files, named) => {
             let (cfg, _) = crate::config::hosted_cluster::load(&files)?;
             let platform = cfg.platform();
-            if let Some(name) = named
-                && parse_platform(name)? != platform
+            if let Some(named) = named
+                && named.hosted() != platform
             {
                 bail!(
-                    "PLATFORM {name:?}: {} is a HostedCluster of platform {platform}",
+                    "PLATFORM {}: {} is a HostedCluster of platform {platform}",
+                    named.hosted(),
                     files.hosted_cluster
                 );
             }
-            if !PLATFORMS.iter().any(|p| p.platform == platform) {
+            let Some(found) = pairing(platform) else {
                 bail!(
                     "{}: spec.platform.type {platform}: no platform with both a standalone and a hosted CCM",
                     files.hosted_cluster
                 );
-            }
-            Ok((platform, Some((cfg, files.hosted_cluster))))
+            };
+            Ok((found, Some((cfg, files.hosted_cluster))))
         }
     }
 }
 
 /// The comparison's text.
-pub(crate) fn compare_hosted(side: HostedSide<'_>) -> Result<String> {
-    let (wanted, cluster) = resolve(side)?;
-    let Some(&Pairing {
-        platform: name,
-        provider,
-        standalone_config,
-        hosted_config,
-    }) = PLATFORMS.iter().find(|p| p.platform == wanted)
-    else {
-        bail!("{wanted}: no platform with both a standalone and a hosted CCM");
-    };
+pub(crate) fn compare_hosted(side: HostedSide) -> Result<String> {
+    let (
+        &Pairing {
+            platform,
+            provider,
+            standalone_config,
+            hosted_config,
+        },
+        cluster,
+    ) = resolve(side)?;
+    let name = platform.hosted();
     let scratch = tempfile::tempdir().context("creating a temporary folder for the samples")?;
     let scratch = Utf8Path::from_path(scratch.path())
         .ok_or_else(|| anyhow!("the temporary folder has a name that is not UTF-8"))?
@@ -215,9 +239,13 @@ pub(crate) fn run(args: &crate::commands::cli::CompareHostedArgs) -> Result<Exit
                 images: images.clone(),
                 operator_env: args.operator_env.clone(),
             },
-            args.platform.as_deref(),
+            args.platform,
         ),
-        _ => HostedSide::Sample(args.platform.as_deref().unwrap_or_default()),
+        // clap requires PLATFORM without --hosted-cluster (and --images with it).
+        _ => HostedSide::Sample(
+            args.platform
+                .ok_or_else(|| anyhow!("PLATFORM is required"))?,
+        ),
     };
     let text = compare_hosted(side)?;
     super::super::term::print_stdout(text.as_bytes())?;

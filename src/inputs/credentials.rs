@@ -68,6 +68,23 @@ pub struct Credentials {
     pub secrets: Vec<Secret>,
 }
 
+/// The documents of a file that holds Secrets. A YAML error could quote a scalar from the file,
+/// which may be a secret: it keeps only the position it reports, and says why (`holder`).
+pub(crate) fn documents_holding_secrets(
+    text: &str,
+    path: &Utf8Path,
+    holder: &str,
+) -> Result<Vec<Value>> {
+    ccm_catalogue::yaml::documents(text).map_err(|err| {
+        let message = err.to_string();
+        let position = message
+            .find(" at line ")
+            .map(|i| message[i..].to_string())
+            .unwrap_or_default();
+        anyhow!("{path}: not valid YAML or JSON{position} (details withheld: {holder})")
+    })
+}
+
 /// Reads `--credentials`.
 pub(crate) fn load(path: &Utf8Path) -> Result<Credentials> {
     let text = read_text(path)?;
@@ -76,18 +93,7 @@ pub(crate) fn load(path: &Utf8Path) -> Result<Credentials> {
 
 /// Parses the text of `--credentials`.
 pub fn parse(text: &str, path: &Utf8Path) -> Result<Credentials> {
-    // The YAML error could quote a scalar from the file, which may be a secret: keep only the
-    // position it reports.
-    let docs = ccm_catalogue::yaml::documents(text).map_err(|err| {
-        let message = err.to_string();
-        let position = message
-            .find(" at line ")
-            .map(|i| message[i..].to_string())
-            .unwrap_or_default();
-        anyhow!(
-            "{path}: not valid YAML or JSON{position} (details withheld: the file holds secrets)"
-        )
-    })?;
+    let docs = documents_holding_secrets(text, path, "the file holds secrets")?;
     let mut secrets = Vec::new();
     let mut kinds = Vec::new();
     for doc in &docs {

@@ -70,18 +70,8 @@ pub(crate) fn parse(
     path: &Utf8Path,
     name: Option<&str>,
 ) -> Result<HostedClusterStream> {
-    // The stream holds Secrets: a YAML error keeps only the position it reports, as
-    // `--credentials` does (inputs/credentials.rs).
-    let docs = ccm_catalogue::yaml::documents(text).map_err(|err| {
-        let message = err.to_string();
-        let position = message
-            .find(" at line ")
-            .map(|i| message[i..].to_string())
-            .unwrap_or_default();
-        anyhow!(
-            "{path}: not valid YAML or JSON{position} (details withheld: the stream holds Secrets)"
-        )
-    })?;
+    let docs =
+        super::credentials::documents_holding_secrets(text, path, "the stream holds Secrets")?;
     let hosted_cluster = pick(&docs, path, name)?;
     check(&hosted_cluster, path)?;
     let platform = platform_of(&hosted_cluster, path)?;

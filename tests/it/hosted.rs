@@ -58,6 +58,32 @@ fn key(object: &Value) -> String {
     crate::common::key_of(object)
 }
 
+/// Asserts that the render in `dest` is the objects of `case/expected/` (HyperShift's), object
+/// for object and field for field but for the apply fields, and nothing but `manifests/`: a
+/// hosted control plane has no bootstrap node.
+pub(crate) fn assert_renders_hypershifts_objects(dest: &Path, case: &Path, label: &str) {
+    let rendered: BTreeMap<String, Value> = objects_in(&read_tree(dest), "manifests")
+        .into_values()
+        .map(|o| (key(&o), o))
+        .collect();
+    let mut expected = BTreeMap::new();
+    for entry in std::fs::read_dir(case.join("expected")).expect("expected/") {
+        let text = std::fs::read_to_string(entry.expect("entry").path()).expect("reads");
+        for object in parse_all(&text) {
+            expected.insert(key(&object), without_apply_fields(object));
+        }
+    }
+    assert_eq!(
+        rendered.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "{label}: the objects"
+    );
+    for (k, want) in &expected {
+        assert_eq!(&rendered[k], want, "{label}: {k}");
+    }
+    assert!(!dest.join("bootstrap").exists(), "{label}");
+}
+
 #[test]
 fn every_hypershift_case_renders_equal_but_for_the_apply_fields() {
     let mut cases = 0;
@@ -81,27 +107,7 @@ fn every_hypershift_case_renders_equal_but_for_the_apply_fields() {
                 "{platform}/{variant}: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            let rendered: BTreeMap<String, Value> = objects_in(&read_tree(&dest), "manifests")
-                .into_values()
-                .map(|o| (key(&o), o))
-                .collect();
-            let mut expected = BTreeMap::new();
-            for entry in std::fs::read_dir(dir.join("expected")).expect("expected/") {
-                let text = std::fs::read_to_string(entry.expect("entry").path()).expect("reads");
-                for object in parse_all(&text) {
-                    expected.insert(key(&object), without_apply_fields(object));
-                }
-            }
-            assert_eq!(
-                rendered.keys().collect::<Vec<_>>(),
-                expected.keys().collect::<Vec<_>>(),
-                "{platform}/{variant}: the objects"
-            );
-            for (k, want) in &expected {
-                assert_eq!(&rendered[k], want, "{platform}/{variant}: {k}");
-            }
-            // Nothing but manifests/: a hosted control plane has no bootstrap node.
-            assert!(!dest.join("bootstrap").exists(), "{platform}/{variant}");
+            assert_renders_hypershifts_objects(&dest, &dir, &format!("{platform}/{variant}"));
             cases += 1;
         }
     }

@@ -6,9 +6,7 @@
 //! stored HostedControlPlane is given (`hcp-derived.yaml`), `--emit-hosted-control-plane` writes
 //! the same object.
 
-use crate::common::{assert_refused_untouched, ccm_render, objects_in, parse_all, read_tree, root};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use crate::common::{assert_refused_untouched, ccm_render, parse_all, read_tree, root};
 use std::path::{Path, PathBuf};
 
 /// Every case folder, `<platform>/<case>`.
@@ -80,29 +78,7 @@ fn every_render_case_renders_hypershifts_objects() {
             "{name}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let rendered: BTreeMap<String, Value> = objects_in(&read_tree(&dest), "manifests")
-            .into_values()
-            .map(|o| (crate::common::key_of(&o), o))
-            .collect();
-        let mut expected = BTreeMap::new();
-        for entry in std::fs::read_dir(dir.join("expected")).expect("expected/") {
-            let text = std::fs::read_to_string(entry.expect("entry").path()).expect("reads");
-            for object in parse_all(&text) {
-                expected.insert(
-                    crate::common::key_of(&object),
-                    crate::hosted::without_apply_fields(object),
-                );
-            }
-        }
-        assert_eq!(
-            rendered.keys().collect::<Vec<_>>(),
-            expected.keys().collect::<Vec<_>>(),
-            "{name}: the objects"
-        );
-        for (k, want) in &expected {
-            assert_eq!(&rendered[k], want, "{name}: {k}");
-        }
-        assert!(!dest.join("bootstrap").exists(), "{name}");
+        crate::hosted::assert_renders_hypershifts_objects(&dest, &dir, &name);
         rendered_cases += 1;
     }
     assert_eq!(rendered_cases, 13);
@@ -266,32 +242,26 @@ fn check_writes_neither_the_tree_nor_the_emitted_hosted_control_plane() {
     let dest = tmp.path().join("out");
     let emitted = tmp.path().join("hcp.yaml");
     let emit = emitted.to_string_lossy().into_owned();
-    let out = run(
-        &dir,
-        &dest,
-        &["--emit-hosted-control-plane", &emit, "--check"],
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // --check's status: 1 while the tree or the emitted file would change, 0 once written.
+    let check = |want: i32| {
+        let out = run(
+            &dir,
+            &dest,
+            &["--emit-hosted-control-plane", &emit, "--check"],
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(want),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    check(1);
     assert!(!dest.exists() && !emitted.exists());
     assert!(
         run(&dir, &dest, &["--emit-hosted-control-plane", &emit])
             .status
             .success()
     );
-    let out = run(
-        &dir,
-        &dest,
-        &["--emit-hosted-control-plane", &emit, "--check"],
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    check(0);
 }

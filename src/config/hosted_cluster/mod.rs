@@ -62,8 +62,12 @@ pub(crate) fn load(files: &HostedClusterFiles) -> Result<(HostedConfig, Derived)
     let stream = crate::inputs::hosted_cluster::load(&files.hosted_cluster, files.name.as_deref())?;
     let images = crate::inputs::payload_images::load(&files.images)?;
     let derived = derive(&stream, &env)?;
-    let text = serde_json::to_string(&derived.hosted_control_plane)?;
-    let hcp = crate::inputs::hosted_control_plane::parse(&text, &stream.path)?;
+    // The derived object goes through the HostedControlPlane reader's checks, as a stored one
+    // would, without being written out and read back.
+    let hcp = crate::inputs::hosted_control_plane::from_document(
+        &derived.hosted_control_plane,
+        &stream.path,
+    )?;
     let cfg = HostedConfig::new(
         hcp,
         &stream.path,

@@ -1,5 +1,5 @@
 //! The completion scripts committed under completions/ are what the current command line
-//! generates. After changing src/commands/cli.rs, regenerate them with:
+//! generates. After changing src/commands/cli/, regenerate them with:
 //!   CCM_RENDER_REGENERATE=1 cargo test --test it completions::
 //! and review the change with `git diff completions/`.
 

@@ -1,5 +1,5 @@
 //! The man pages committed under man/ are what the current command line generates. After
-//! changing src/commands/cli.rs, regenerate them (with the completions) with:
+//! changing src/commands/cli/, regenerate them (with the completions) with:
 //!   CCM_RENDER_REGENERATE=1 cargo test --test it -- man:: completions::
 //! and review the change with `git diff man/`; `man -l man/ccm-render.1` shows a page.
 

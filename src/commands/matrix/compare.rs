@@ -5,6 +5,7 @@
 //! renders it), field by field (`output/hosted_compare.rs`).
 
 use super::super::exit::ExitStatus;
+use crate::commands::cli::PairedPlatform;
 use crate::config::InputFiles;
 use crate::config::hosted::HostedConfig;
 use crate::output::hosted_compare::{facts, report};
@@ -19,41 +20,6 @@ struct ConfigRef {
     kind: &'static str,
     /// Its `metadata.name`.
     name: &'static str,
-}
-
-/// A platform with both a standalone and a hosted CCM: `compare-hosted`'s PLATFORM, parsed by
-/// clap (any case), so that a platform without both (KubeVirt's CCM is hosted only) is a usage
-/// error before anything runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum PairedPlatform {
-    /// Amazon Web Services.
-    #[value(name = "AWS")]
-    Aws,
-    /// Microsoft Azure.
-    #[value(name = "Azure")]
-    Azure,
-    /// Google Cloud.
-    #[value(name = "GCP")]
-    Gcp,
-    /// OpenStack.
-    #[value(name = "OpenStack")]
-    OpenStack,
-    /// IBM Power Virtual Server.
-    #[value(name = "PowerVS")]
-    PowerVs,
-}
-
-impl PairedPlatform {
-    /// The HyperShift platform type.
-    fn hosted(self) -> HostedPlatform {
-        match self {
-            Self::Aws => HostedPlatform::Aws,
-            Self::Azure => HostedPlatform::Azure,
-            Self::Gcp => HostedPlatform::Gcp,
-            Self::OpenStack => HostedPlatform::OpenStack,
-            Self::PowerVs => HostedPlatform::PowerVs,
-        }
-    }
 }
 
 /// A platform with both a standalone and a hosted CCM, and the cloud config object each reads.

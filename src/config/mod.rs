@@ -122,7 +122,6 @@ impl ClusterConfig {
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
         if let Some((d, path)) = &derived {
-            check_introduced(d, path, release)?;
             check_release_gates(d, path, release)?;
         }
         let features = feature_gates(
@@ -296,7 +295,6 @@ fn load_infrastructure<'a>(
                 flags: flags.clone(),
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
-                cloud_config_release: ccm_catalogue::releases::data::minor_of(&release.name),
                 release: crate::config::install_config::installer_release::InstallerRelease::of(
                     &release.name,
                 )?,
@@ -415,28 +413,6 @@ fn check_release_gates(
         sets.join(" or "),
         off.gate,
         d.feature_set
-    )
-}
-
-/// The install-config's fields that the installer of the release in force does not have yet:
-/// refused, naming the release that brings them (that release's installer would reject the
-/// unknown field or ignore it; either way it writes nothing for it).
-fn check_introduced(
-    d: &crate::config::install_config::Derived,
-    path: &Utf8Path,
-    release: &ccm_catalogue::releases::Release,
-) -> Result<()> {
-    use ccm_catalogue::releases::data::minor_of;
-    let rendered = minor_of(&release.name);
-    let Some(field) = d.introduced.iter().find(|f| rendered < minor_of(f.release)) else {
-        return Ok(());
-    };
-    bail!(
-        "{path}: {}: the installer has this field from OpenShift {}; the render is for OpenShift {} (give --release {} or later, or leave the field out)",
-        field.field,
-        field.release,
-        release.name,
-        field.release
     )
 }
 

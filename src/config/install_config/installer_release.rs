@@ -100,6 +100,17 @@ pub(crate) enum Changes {
     Both,
 }
 
+impl Changes {
+    /// As `docs/install-config.md`'s table names the objects.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Self::CloudConfig => "cloud config",
+            Self::Infrastructure => "Infrastructure",
+            Self::Both => "cloud config, Infrastructure",
+        }
+    }
+}
+
 /// From release `4.<from>` on (until the next [`Since`] of the row), the field is read, under
 /// `gate` when there is one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +248,46 @@ pub(crate) const FIELDS: &[Row] = &[
         until: None,
     },
 ];
+
+/// One release-dependent field as `docs/install-config.md`'s table states it: the row's Object
+/// and From columns and the gates its "What it changes" names (`tests/it/install_config.rs`
+/// holds the table to [`FIELDS`] through [`docs_rows`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocsRow {
+    /// The field's path, the table's Field column's first code span.
+    pub path: &'static str,
+    /// `cloud config`, `Infrastructure`, or both.
+    pub object: &'static str,
+    /// `4.<from>`, or `4.<from> to 4.<until> (refused from 4.<until + 1>)`.
+    pub from: String,
+    /// Every gate that guards the field at some release.
+    pub gates: Vec<&'static str>,
+}
+
+/// [`FIELDS`] as `docs/install-config.md` states them.
+pub fn docs_rows() -> Vec<DocsRow> {
+    FIELDS
+        .iter()
+        .map(|row| {
+            let from = match row.until {
+                Some(last) => format!("4.{} to 4.{last} (refused from 4.{})", row.from(), last + 1),
+                None => format!("4.{}", row.from()),
+            };
+            let mut gates: Vec<&'static str> = Vec::new();
+            for gate in row.history.iter().filter_map(|s| s.gate) {
+                if !gates.contains(&gate.name) {
+                    gates.push(gate.name);
+                }
+            }
+            DocsRow {
+                path: row.path,
+                object: row.changes.describe(),
+                from,
+                gates,
+            }
+        })
+        .collect()
+}
 
 /// The row of `field`.
 pub(crate) fn row(field: Field) -> &'static Row {

@@ -23,7 +23,7 @@ mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;
 mod infrastructure;
-pub(crate) mod installer_release;
+pub mod installer_release;
 mod net;
 mod network;
 mod platform;

@@ -121,9 +121,6 @@ impl ClusterConfig {
         };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
-        if let Some((d, path)) = &derived {
-            check_release_gates(d, path, release)?;
-        }
         let features = feature_gates(
             feature_gate.as_ref(),
             files.feature_gate.as_ref(),
@@ -380,40 +377,6 @@ fn feature_gates(
             Ok(from_flag)
         }
     }
-}
-
-/// The install-config's fields whose gate depends on the release, checked as the installer of
-/// that release checks them (`pkg/types/validation/installconfig.go` with the platforms'
-/// `GatedFeatures`): against the install-config's own feature set, whatever `--feature-gate`
-/// says.
-fn check_release_gates(
-    d: &crate::config::install_config::Derived,
-    path: &Utf8Path,
-    release: &ccm_catalogue::releases::Release,
-) -> Result<()> {
-    let table = release.behaviour.gates();
-    let gates = FeatureGates::from_manifest_in(Some(&d.feature_gate), &table)
-        .with_context(|| path.to_string())?;
-    let Some(off) = d.gated.iter().find(|g| !gates.is_enabled(g.gate)) else {
-        return Ok(());
-    };
-    let sets: Vec<&str> = ccm_catalogue::features::sets_enabling(off.gate, &table)
-        .into_iter()
-        .map(|set| match set.spelling() {
-            "" => "Default (no featureSet)",
-            name => name,
-        })
-        .collect();
-    bail!(
-        "{path}: {}: {:?}: this field is protected by the {} feature gate, which at OpenShift {} featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{}=true\"]); the install-config has {}",
-        off.field,
-        off.value,
-        off.gate,
-        release.name,
-        sets.join(" or "),
-        off.gate,
-        d.feature_set
-    )
 }
 
 /// Whether two FeatureGates agree on every gate the render reads (the tabled OCP gates and

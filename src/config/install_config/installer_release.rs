@@ -1,7 +1,9 @@
 //! What the installer of each OpenShift release does differently with the install-config fields
-//! that reach the `Infrastructure`: the fields a release has (a field a release's installer does
-//! not know is refused naming the release that brings it, or the last one that had it), the
-//! feature gate that guards a field at that release, and the shape of what it writes.
+//! that reach the cloud config and the `Infrastructure`: the fields a release has (one table,
+//! [`FIELDS`]; a field a release's installer does not know is refused naming the release that
+//! brings it, or the last one that had it), the feature gate that guards a field at that
+//! release, and the shape of what it writes (the cloud config generators' and the
+//! Infrastructure's differences, one method each).
 //!
 //! Where each fact comes from (`openshift/installer`, `openshift/api`):
 //! * The gates and their feature sets: `openshift/api` `features/features.go` on the branches
@@ -12,7 +14,8 @@
 //!   `AWSEuropeanSovereignCloudInstall` from 4.22, previews only; `AWSDualStackInstall` Default-on
 //!   at 4.23 (the installer reads `ipFamily` from 4.22, installer
 //!   PR #10207); `VSphereMultiNetworks` Default-on from 4.20;
-//!   `OnPremDNSRecords` from 4.21, previews only). The installer checks each gated field against
+//!   `OnPremDNSRecords` from 4.21, previews only; `VSphereHostVMGroupZonal` previews only to
+//!   4.21, every fixed set from 4.22). The installer checks each gated field against
 //!   them (`pkg/types/{aws,azure,gcp}/validation/featuregates.go` `GatedFeatures`, "this field is
 //!   protected by the … feature gate").
 //! * The fields the Infrastructure carries: `openshift/api` `config/v1/types_infrastructure.go`
@@ -87,6 +90,8 @@ pub(crate) enum Field {
     GcpFirewallRulesManagement,
     /// `platform.aws.region` in the AWS European Sovereign Cloud (`eusc-…`).
     AwsSovereignRegion,
+    /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
+    VSphereHostGroupZone,
 }
 
 /// Which derived objects a release-dependent field changes.
@@ -220,6 +225,19 @@ pub(crate) const FIELDS: &[Row] = &[
         history: &[
             since(18),
             gated(22, "AWSEuropeanSovereignCloudInstall", PREVIEWS),
+        ],
+        until: None,
+    },
+    // pkg/types/vsphere/validation/featuregates.go: a failure domain with `zoneType:
+    // HostGroup` or a `topology.hostGroup`; openshift/api `release-4.18` to `release-4.21`
+    // enable the gate in the previews, `release-4.22` on in every fixed set.
+    Row {
+        field: Field::VSphereHostGroupZone,
+        path: "platform.vsphere.failureDomains[].zoneType",
+        changes: Changes::Infrastructure,
+        history: &[
+            gated(18, "VSphereHostVMGroupZonal", PREVIEWS),
+            gated(22, "VSphereHostVMGroupZonal", FIXED),
         ],
         until: None,
     },

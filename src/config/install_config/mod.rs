@@ -33,7 +33,7 @@ mod vsphere;
 
 pub(crate) use checked::InstallConfig;
 pub(crate) use infrastructure::check_crn;
-pub(crate) use platform::{Gated, Platform};
+pub(crate) use platform::Platform;
 mod proxy;
 mod types;
 
@@ -96,9 +96,6 @@ pub(crate) struct Derived {
     pub(crate) feature_gate: Value,
     /// How the install-config names its feature set, for messages.
     pub(crate) feature_set: String,
-    /// The fields whose feature gate depends on the release, for the check against the
-    /// install-config's feature set at the release in force.
-    pub(crate) gated: Vec<Gated>,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
     pub(crate) notes: Vec<String>,
@@ -319,7 +316,6 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         network: sort_keys(network::derive(&ic.networks)),
         feature_gate: sort_keys(ic.features.manifest()),
         feature_set: ic.features.describe(),
-        gated: platform::release_gated(&ic.platform),
         notes,
     })
 }

@@ -8,7 +8,8 @@
 
 use super::installer_release::{Field, InstallerRelease, Presence, row};
 use super::platform::{Platform, is_dual_stack};
-use super::{InstallConfig, feature_gate::Selection};
+use super::vsphere::HOST_GROUP;
+use super::{InstallConfig, VSphere, feature_gate::Selection};
 use anyhow::{Result, bail};
 
 /// A field the install-config sets: which, its value for messages (none for a section, GCP's
@@ -19,6 +20,9 @@ use anyhow::{Result, bail};
 /// refuses them instead, so that a render never claims to be what that installer writes.
 struct Set {
     field: Field,
+    /// Where the field is, when its row's path names it in general (one failure domain of
+    /// many).
+    at: Option<String>,
     value: Option<String>,
     gated: bool,
 }
@@ -27,6 +31,7 @@ struct Set {
 fn fields_set(ic: &InstallConfig) -> Vec<Set> {
     let set = |field, value: &str, gated| Set {
         field,
+        at: None,
         value: Some(value.to_string()),
         gated,
     };
@@ -57,6 +62,7 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
             if p.endpoint.is_some() {
                 out.push(Set {
                     field: Field::GcpPscEndpoint,
+                    at: None,
                     value: None,
                     gated: false,
                 });
@@ -69,9 +75,32 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
                 ));
             }
         }
+        Platform::VSphere(p) => out.extend(host_group_zone(p)),
         _ => {}
     }
     out
+}
+
+/// vSphere's host-group zones (installer `pkg/types/vsphere/validation/featuregates.go`
+/// `GatedFeatures`): the first failure domain with `zoneType: HostGroup` or a
+/// `topology.hostGroup`, named by that field.
+fn host_group_zone(p: &VSphere) -> Option<Set> {
+    p.failure_domains.iter().enumerate().find_map(|(i, fd)| {
+        let at = format!("platform.vsphere.failureDomains[{i}]");
+        let (at, value) = if fd.zone_type == HOST_GROUP {
+            (format!("{at}.zoneType"), &fd.zone_type)
+        } else if !fd.topology.host_group.is_empty() {
+            (format!("{at}.topology.hostGroup"), &fd.topology.host_group)
+        } else {
+            return None;
+        };
+        Some(Set {
+            field: Field::VSphereHostGroupZone,
+            at: Some(at),
+            value: Some(value.clone()),
+            gated: true,
+        })
+    })
 }
 
 /// Checks the release-dependent fields of `ic` against the installer of `release`.
@@ -85,9 +114,10 @@ pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()>
 fn check_one(set: &Set, release: InstallerRelease, features: &Selection) -> Result<()> {
     let name = release.name();
     // `path: "value"`, or the path alone for a section.
+    let at = set.at.as_deref().unwrap_or(row(set.field).path);
     let path = match &set.value {
-        Some(value) => format!("{}: {value:?}", row(set.field).path),
-        None => row(set.field).path.to_string(),
+        Some(value) => format!("{at}: {value:?}"),
+        None => at.to_string(),
     };
     match release.presence(set.field) {
         Presence::NotYet { since } => bail!(

@@ -10,10 +10,10 @@ mod openstack;
 mod vsphere_yaml;
 
 use super::facts::{self, Missing, PlatformFacts};
+use super::installer_release::InstallerRelease;
 use super::{InstallConfig, Platform};
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Result, bail};
-use ccm_catalogue::releases::data::Version;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -35,7 +35,7 @@ pub(crate) fn derive(
     infra_id: &str,
     ibm_instance_crn: Option<&str>,
     facts: &PlatformFacts,
-    release: Option<Version>,
+    release: InstallerRelease,
 ) -> Result<(Option<Value>, Vec<String>)> {
     check_flags_fit(&ic.platform, facts)?;
     let mut data = serde_json::Map::new();
@@ -77,7 +77,7 @@ pub(crate) fn derive(
             );
         }
         Platform::VSphere(p) => {
-            let text = if vsphere_yaml::writes_yaml(release, &ic.features) {
+            let text = if vsphere_yaml::writes_yaml(Some(release.version()), &ic.features) {
                 vsphere_yaml::config(p)
             } else {
                 vsphere_ini(infra_id, p)

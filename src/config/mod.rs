@@ -386,7 +386,7 @@ fn same_for_the_render(a: &FeatureGates, b: &FeatureGates) -> bool {
         && a.enabled()
             .iter()
             .chain(b.enabled())
-            .filter(|name| ccm_catalogue::features::is_read_by_render(name))
+            .filter(|name| ccm_catalogue::features::is_tabled(name))
             .all(|name| a.is_enabled(name) == b.is_enabled(name))
 }
 

@@ -257,8 +257,6 @@ pub enum FeatureSet {
 struct KnownGate {
     name: &'static str,
     enabled_in: &'static [FeatureSet],
-    /// Whether the render reads it (else only the install-config's checks do).
-    render_reads: bool,
 }
 
 impl KnownGate {
@@ -294,49 +292,20 @@ const ALL_FIXED_SETS: &[FeatureSet] = &[
 ///   `enable(inDefault(), inOKD(), inTechPreviewNoUpgrade(), inDevPreviewNoUpgrade())` in the
 ///   same revisions that make `VSphereMixedNodeEnv` Default-on; no revision read has one of the
 ///   two Default-on without the other. No conformance output depends on it.
-/// * `VSphereHostVMGroupZonal` (install-config failure domains with `zoneType: HostGroup`, which
-///   installer `pkg/types/vsphere/validation/featuregates.go` gates): openshift/api
-///   `release-4.22` and `release-4.23` `enable(inDefault(), inOKD(), inTechPreviewNoUpgrade(),
-///   inDevPreviewNoUpgrade())`; `release-4.18` to `release-4.21` TechPreview and DevPreview only
-///   (`assets/releases/4.21.yaml`). Nothing rendered depends on it.
 const KNOWN_GATES: &[KnownGate] = &[
     KnownGate {
         name: "AWSServiceLBNetworkSecurityGroup",
         enabled_in: ALL_FIXED_SETS,
-        render_reads: true,
-    },
-    KnownGate {
-        name: "VSphereHostVMGroupZonal",
-        enabled_in: ALL_FIXED_SETS,
-        render_reads: false,
     },
     KnownGate {
         name: "VSphereMixedNodeEnv",
         enabled_in: ALL_FIXED_SETS,
-        render_reads: true,
     },
     KnownGate {
         name: "VSphereMultiVCenterDay2",
         enabled_in: ALL_FIXED_SETS,
-        render_reads: true,
     },
 ];
-
-/// The fixed feature sets that enable tabled gate `name` at a release (none for a gate not
-/// tabled), in `ALL_FIXED_SETS` order: for messages that say how to turn a gate on.
-pub fn sets_enabling(name: &str, release: &ReleaseGates) -> Vec<FeatureSet> {
-    let Some(gate) = KNOWN_GATES.iter().find(|gate| gate.name == name) else {
-        return Vec::new();
-    };
-    ALL_FIXED_SETS
-        .iter()
-        .copied()
-        .filter(|set| match release.feature_sets.get(name) {
-            Some(sets) => sets.contains(set),
-            None => gate.enabled_in(*set),
-        })
-        .collect()
-}
 
 impl FeatureSet {
     /// The set as `featureSet` spells it, `""` for the Default set.
@@ -350,16 +319,10 @@ impl FeatureSet {
     }
 }
 
-/// Whether `name` is one of the tabled OCP gates (the only ones a release may re-table).
-pub(crate) fn is_tabled(name: &str) -> bool {
+/// Whether `name` is one of the tabled OCP gates: the ones the render reads, and the only ones
+/// a release may re-table.
+pub fn is_tabled(name: &str) -> bool {
     KNOWN_GATES.iter().any(|gate| gate.name == name)
-}
-
-/// Whether `name` is one of the tabled OCP gates the render reads.
-pub fn is_read_by_render(name: &str) -> bool {
-    KNOWN_GATES
-        .iter()
-        .any(|gate| gate.name == name && gate.render_reads)
 }
 
 /// The gates `k8s.io/controller-manager/pkg/features.SetupCurrentKubernetesSpecificFeatureGates`
@@ -488,11 +451,10 @@ mod tests {
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
-    /// Every tabled gate, sorted: the ones the render reads and the one the install-config's
-    /// check reads (`VSphereHostVMGroupZonal`), all on in every fixed set at the newest release.
-    const READ_BY_RENDER: [&str; 4] = [
+    /// Every tabled gate, sorted: the ones the render reads, all on in every fixed set at the
+    /// newest release.
+    const READ_BY_RENDER: [&str; 3] = [
         "AWSServiceLBNetworkSecurityGroup",
-        "VSphereHostVMGroupZonal",
         "VSphereMixedNodeEnv",
         "VSphereMultiVCenterDay2",
     ];
@@ -595,36 +557,6 @@ mod tests {
     }
 
     #[test]
-    fn sets_enabling_follow_the_release_table() {
-        let newest = ReleaseGates::default();
-        assert_eq!(
-            sets_enabling("VSphereHostVMGroupZonal", &newest),
-            ALL_FIXED_SETS
-        );
-        let older = ReleaseGates {
-            feature_sets: [(
-                "VSphereHostVMGroupZonal".to_owned(),
-                vec![
-                    FeatureSet::DevPreviewNoUpgrade,
-                    FeatureSet::TechPreviewNoUpgrade,
-                ],
-            )]
-            .into(),
-            upstream: None,
-        };
-        assert_eq!(
-            sets_enabling("VSphereHostVMGroupZonal", &older),
-            [
-                FeatureSet::TechPreviewNoUpgrade,
-                FeatureSet::DevPreviewNoUpgrade
-            ]
-        );
-        assert!(sets_enabling("ChocobombVanilla", &newest).is_empty());
-        assert!(!is_read_by_render("VSphereHostVMGroupZonal"));
-        assert!(is_read_by_render("VSphereMixedNodeEnv"));
-    }
-
-    #[test]
     fn custom_no_upgrade_enables_exactly_the_listed_gates() {
         let object = json!({
             "kind": "FeatureGate",
@@ -646,7 +578,6 @@ mod tests {
             [
                 "AWSServiceLBNetworkSecurityGroup",
                 "ChocobombBanana",
-                "VSphereHostVMGroupZonal",
                 "VSphereMixedNodeEnv",
             ]
         );

@@ -121,10 +121,6 @@ impl ClusterConfig {
         };
         let feature_gate =
             inputs::load_config_object(files.feature_gate.as_deref(), "FeatureGate")?;
-        if let Some((d, path)) = &derived {
-            check_introduced(d, path, release)?;
-            check_release_gates(d, path, release)?;
-        }
         let features = feature_gates(
             feature_gate.as_ref(),
             files.feature_gate.as_ref(),
@@ -296,7 +292,6 @@ fn load_infrastructure<'a>(
                 flags: flags.clone(),
                 cloud_config_given: files.cloud_config.is_some(),
                 facts: platform_facts(&files.fact_flags, credentials)?,
-                cloud_config_release: ccm_catalogue::releases::data::minor_of(&release.name),
                 release: crate::config::install_config::installer_release::InstallerRelease::of(
                     &release.name,
                 )?,
@@ -382,62 +377,6 @@ fn feature_gates(
             Ok(from_flag)
         }
     }
-}
-
-/// The install-config's fields whose gate depends on the release, checked as the installer of
-/// that release checks them (`pkg/types/validation/installconfig.go` with the platforms'
-/// `GatedFeatures`): against the install-config's own feature set, whatever `--feature-gate`
-/// says.
-fn check_release_gates(
-    d: &crate::config::install_config::Derived,
-    path: &Utf8Path,
-    release: &ccm_catalogue::releases::Release,
-) -> Result<()> {
-    let table = release.behaviour.gates();
-    let gates = FeatureGates::from_manifest_in(Some(&d.feature_gate), &table)
-        .with_context(|| path.to_string())?;
-    let Some(off) = d.gated.iter().find(|g| !gates.is_enabled(g.gate)) else {
-        return Ok(());
-    };
-    let sets: Vec<&str> = ccm_catalogue::features::sets_enabling(off.gate, &table)
-        .into_iter()
-        .map(|set| match set.spelling() {
-            "" => "Default (no featureSet)",
-            name => name,
-        })
-        .collect();
-    bail!(
-        "{path}: {}: {:?}: this field is protected by the {} feature gate, which at OpenShift {} featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{}=true\"]); the install-config has {}",
-        off.field,
-        off.value,
-        off.gate,
-        release.name,
-        sets.join(" or "),
-        off.gate,
-        d.feature_set
-    )
-}
-
-/// The install-config's fields that the installer of the release in force does not have yet:
-/// refused, naming the release that brings them (that release's installer would reject the
-/// unknown field or ignore it; either way it writes nothing for it).
-fn check_introduced(
-    d: &crate::config::install_config::Derived,
-    path: &Utf8Path,
-    release: &ccm_catalogue::releases::Release,
-) -> Result<()> {
-    use ccm_catalogue::releases::data::minor_of;
-    let rendered = minor_of(&release.name);
-    let Some(field) = d.introduced.iter().find(|f| rendered < minor_of(f.release)) else {
-        return Ok(());
-    };
-    bail!(
-        "{path}: {}: the installer has this field from OpenShift {}; the render is for OpenShift {} (give --release {} or later, or leave the field out)",
-        field.field,
-        field.release,
-        release.name,
-        field.release
-    )
 }
 
 /// Whether two FeatureGates agree on every gate the render reads (the tabled OCP gates and

@@ -1017,6 +1017,56 @@ fn the_readme_and_help_list_the_same_needs() {
     }
 }
 
+const RELEASE_TABLE: &str = "<!-- release-table: ";
+
+/// The rows of the table "Which install-config fields change what, by release" of
+/// docs/install-config.md, as cells.
+fn release_table_rows(doc: &str) -> Vec<Vec<String>> {
+    let start = doc.find(RELEASE_TABLE).expect("release-table marker");
+    doc[start..]
+        .lines()
+        .skip(3)
+        .take_while(|line| line.starts_with("| "))
+        .map(|line| {
+            line.trim_matches('|')
+                .split(" | ")
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The release-dependent fields of the code's one table (`installer_release::FIELDS`) are in the
+/// docs' one table, each once per object it changes set, with the release that brings it (and
+/// the last that reads it) and the gates that guard it named.
+#[test]
+fn the_docs_table_states_the_release_of_every_release_dependent_field() {
+    let doc = std::fs::read_to_string(root().join("docs/install-config.md")).expect("docs");
+    let rows = release_table_rows(&doc);
+    assert!(rows.len() > 40, "{} rows", rows.len());
+    for row in &rows {
+        assert_eq!(row.len(), 4, "{row:?}");
+    }
+    for want in ccm_render::config::install_config::installer_release::docs_rows() {
+        let field = format!("`{}`", want.path);
+        let found: Vec<&Vec<String>> = rows
+            .iter()
+            .filter(|row| row[0] == want.object && row[1].starts_with(&field))
+            .collect();
+        assert_eq!(found.len(), 1, "{} ({}): {found:?}", want.path, want.object);
+        let row = found[0];
+        assert_eq!(row[3], want.from, "{}: From", want.path);
+        for gate in &want.gates {
+            assert!(
+                row[2].contains(gate),
+                "{}: gate {gate} in {:?}",
+                want.path,
+                row[2]
+            );
+        }
+    }
+}
+
 #[test]
 fn a_clouds_yaml_without_the_installers_cloud_is_refused_without_showing_it() {
     let creds = tempfile::NamedTempFile::new().expect("temp");

@@ -223,13 +223,17 @@ fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_b
         &psc,
         "uid",
         "4.20",
-        "install-config.yaml: platform.gcp.endpoint: the installer has this field from OpenShift 4.21; the render is for OpenShift 4.20",
+        "install-config.yaml: platform.gcp.endpoint: the installer of OpenShift 4.20 has no such field; it arrives in 4.21 (render with --release 4.21 or later, or leave the field out)",
     );
     let dual = cases_dir().join("aws-dualstack-ipv4-primary/install-config.yaml");
-    // Named with the release that brings it (the Infrastructure half checks the same field;
-    // whichever check speaks, the message names the field and 4.22).
-    let err = assert_refused(&dual, "test-infra-id", "4.21", "platform.aws.ipFamily");
-    assert!(err.contains("4.22"), "{err}");
+    // One check for the field, whichever objects it changes (the cloud config's
+    // NodeIPFamilies and the Infrastructure's ipFamily).
+    assert_refused(
+        &dual,
+        "test-infra-id",
+        "4.21",
+        "install-config.yaml: platform.aws.ipFamily: \"DualStackIPv4Primary\": the installer of OpenShift 4.21 has no such field; it arrives in 4.22",
+    );
     let managed = edited("gcp-default", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
@@ -240,7 +244,7 @@ fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_b
         &managed,
         "uid",
         "4.18",
-        "platform.gcp.firewallRulesManagement: the installer has this field from OpenShift 4.21",
+        "platform.gcp.firewallRulesManagement: \"Managed\": the installer of OpenShift 4.18 has no such field; it arrives in 4.21",
     );
     // From 4.21, Managed (the installer's default) is what the default case writes.
     let out = tempfile::tempdir().expect("tempdir");

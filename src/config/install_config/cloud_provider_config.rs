@@ -11,10 +11,10 @@ mod vsphere_yaml;
 mod yaml_v2;
 
 use super::facts::{self, Missing, PlatformFacts};
+use super::installer_release::InstallerRelease;
 use super::{InstallConfig, Platform};
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Result, bail};
-use ccm_catalogue::releases::data::Version;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -36,7 +36,7 @@ pub(crate) fn derive(
     infra_id: &str,
     ibm_instance_crn: Option<&str>,
     facts: &PlatformFacts,
-    release: Option<Version>,
+    release: InstallerRelease,
 ) -> Result<(Option<Value>, Vec<String>)> {
     check_flags_fit(&ic.platform, facts)?;
     let mut data = serde_json::Map::new();

@@ -17,13 +17,10 @@
 //!   `serviceEndpoints` removed by PR #10075) and `firewallRulesManagement` (PR #10018), both
 //!   in `pkg/types/gcp/platform.go` (index id 4246340131).
 
+use super::installer_release::InstallerRelease;
 use super::types::Gcp;
 use anyhow::{Result, bail};
-use ccm_catalogue::releases::data::Version;
 use std::fmt::Write as _;
-
-/// The release that brings `endpoint` and `firewallRulesManagement` to the installer.
-pub(crate) const PSC_RELEASE: &str = "4.21";
 
 /// The checks of the two fields: an endpoint names its PSC endpoint (the name becomes the host
 /// of the cloud config's `api-endpoint`, `compute-<name>.p.googleapis.com`, so it is held to
@@ -62,13 +59,10 @@ pub(crate) fn check(p: &Gcp, at: &str) -> Result<()> {
     }
 }
 
-/// The last release whose template puts `network-project-id` on a line of its own.
-const OLD_TEMPLATE_UNTIL: Version = Version::new(4, 18);
-
-/// The cloud config's text for the release rendered (None: the newest): the gcfg template,
+/// The cloud config's text as the installer of `release` writes it: the gcfg template,
 /// node tags for the master, control-plane (CAPI) and worker instances, the shared VPC's
 /// network project and the endpoint overrides when set, and the template's blank lines.
-pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: Option<Version>) -> String {
+pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: InstallerRelease) -> String {
     let mut out = String::from("[global]\n");
     let _ = writeln!(out, "project-id      = {}", p.project_id);
     out.push_str("regional        = true\nmultizone       = true\n");
@@ -78,7 +72,7 @@ pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: Option<Vers
     let _ = writeln!(out, "node-instance-prefix = {infra_id}");
     let _ = writeln!(out, "external-instance-groups-prefix = {infra_id}");
     let _ = write!(out, "subnetwork-name = {subnet}");
-    if release.is_some_and(|r| r <= OLD_TEMPLATE_UNTIL) {
+    if release.gcp_network_project_line_of_its_own() {
         // `subnetwork-name = …\n{{ if … }}network-project-id = …{{end}}\n\n`.
         out.push('\n');
         if !p.network_project_id.is_empty() {
@@ -195,12 +189,13 @@ mod tests {
             project_id: "p".into(),
             ..Gcp::default()
         };
-        let at = |minor| Some(Version::new(4, minor));
+        let at = |minor: u8| InstallerRelease::of(&format!("4.{minor}")).expect("a release");
+        let newest = InstallerRelease::default();
         assert!(config("c", &p, "s", at(18)).ends_with("subnetwork-name = s\n\n\n"));
         assert!(config("c", &p, "s", at(19)).ends_with("subnetwork-name = s\n\n"));
-        assert!(!config("c", &p, "s", None).ends_with("\n\n\n"));
+        assert!(!config("c", &p, "s", newest).ends_with("\n\n\n"));
         p.network_project_id = "np".into();
-        for release in [at(18), at(19), None] {
+        for release in [at(18), at(19), newest] {
             assert!(
                 config("c", &p, "s", release)
                     .ends_with("subnetwork-name = s\nnetwork-project-id = np\n\n"),

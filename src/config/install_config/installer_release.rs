@@ -1,7 +1,9 @@
 //! What the installer of each OpenShift release does differently with the install-config fields
-//! that reach the `Infrastructure`: the fields a release has (a field a release's installer does
-//! not know is refused naming the release that brings it, or the last one that had it), the
-//! feature gate that guards a field at that release, and the shape of what it writes.
+//! that reach the cloud config and the `Infrastructure`: the fields a release has (one table,
+//! [`FIELDS`]; a field a release's installer does not know is refused naming the release that
+//! brings it, or the last one that had it), the feature gate that guards a field at that
+//! release, and the shape of what it writes (the cloud config generators' and the
+//! Infrastructure's differences, one method each).
 //!
 //! Where each fact comes from (`openshift/installer`, `openshift/api`):
 //! * The gates and their feature sets: `openshift/api` `features/features.go` on the branches
@@ -12,7 +14,8 @@
 //!   `AWSEuropeanSovereignCloudInstall` from 4.22, previews only; `AWSDualStackInstall` Default-on
 //!   at 4.23 (the installer reads `ipFamily` from 4.22, installer
 //!   PR #10207); `VSphereMultiNetworks` Default-on from 4.20;
-//!   `OnPremDNSRecords` from 4.21, previews only). The installer checks each gated field against
+//!   `OnPremDNSRecords` from 4.21, previews only; `VSphereHostVMGroupZonal` previews only to
+//!   4.21, every fixed set from 4.22). The installer checks each gated field against
 //!   them (`pkg/types/{aws,azure,gcp}/validation/featuregates.go` `GatedFeatures`, "this field is
 //!   protected by the … feature gate").
 //! * The fields the Infrastructure carries: `openshift/api` `config/v1/types_infrastructure.go`
@@ -35,6 +38,7 @@
 //! the nearest release the facts above pin, and `docs/install-config.md` says so.
 
 use anyhow::{Result, bail};
+use ccm_catalogue::releases::data::Version;
 
 /// The fixed feature sets that enable a gate in the previews only.
 const PREVIEWS: &[&str] = &["TechPreviewNoUpgrade", "DevPreviewNoUpgrade"];
@@ -64,7 +68,8 @@ pub(crate) struct Gate {
     pub(crate) sets: &'static [&'static str],
 }
 
-/// An install-config field whose presence or gate depends on the release.
+/// An install-config field whose presence or gate depends on the release: one row of
+/// [`FIELDS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Field {
     /// `platform.aws.userProvisionedDNS: Enabled`.
@@ -79,8 +84,235 @@ pub(crate) enum Field {
     AzureIpFamily,
     /// `platform.gcp.serviceEndpoints`.
     GcpServiceEndpoints,
+    /// `platform.gcp.endpoint` (Private Service Connect).
+    GcpPscEndpoint,
+    /// `platform.gcp.firewallRulesManagement`.
+    GcpFirewallRulesManagement,
     /// `platform.aws.region` in the AWS European Sovereign Cloud (`eusc-…`).
     AwsSovereignRegion,
+    /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
+    VSphereHostGroupZone,
+}
+
+/// Which derived objects a release-dependent field changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Changes {
+    /// The `cloud-provider-config` ConfigMap only.
+    CloudConfig,
+    /// The `Infrastructure` only.
+    Infrastructure,
+    /// Both.
+    Both,
+}
+
+impl Changes {
+    /// As `docs/install-config.md`'s table names the objects.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Self::CloudConfig => "cloud config",
+            Self::Infrastructure => "Infrastructure",
+            Self::Both => "cloud config, Infrastructure",
+        }
+    }
+}
+
+/// From release `4.<from>` on (until the next [`Since`] of the row), the field is read, under
+/// `gate` when there is one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Since {
+    pub(crate) from: u8,
+    pub(crate) gate: Option<Gate>,
+}
+
+/// One release-dependent install-config field: its path, what it changes, its gate release by
+/// release from the one that brings it, and the last release that reads it when a later one
+/// dropped it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Row {
+    pub(crate) field: Field,
+    /// As errors and the docs name it.
+    pub(crate) path: &'static str,
+    pub(crate) changes: Changes,
+    /// Oldest first; the first `from` is the release that brings the field.
+    pub(crate) history: &'static [Since],
+    /// The last release that reads it, when a later one no longer does.
+    pub(crate) until: Option<u8>,
+}
+
+impl Row {
+    /// The release that brings the field.
+    pub(crate) fn from(&self) -> u8 {
+        self.history.first().map_or(OLDEST, |s| s.from)
+    }
+}
+
+const fn since(from: u8) -> Since {
+    Since { from, gate: None }
+}
+
+const fn gated(from: u8, name: &'static str, sets: &'static [&'static str]) -> Since {
+    Since {
+        from,
+        gate: Some(Gate { name, sets }),
+    }
+}
+
+/// Every install-config field whose presence or gate depends on the release: the one table the
+/// install-config's release checks (`release_fields`) and `docs/install-config.md` read. The
+/// module's header says where each fact comes from; the cloud config's own (GCP's Private
+/// Service Connect `endpoint` and `firewallRulesManagement`, installer PRs #9991 and #10018,
+/// merged for 4.21; AWS's `NodeIPFamilies`, PR #10257, with `ipFamily` from 4.22) are in
+/// `gcp.rs` and `cloud_provider_config.rs`.
+pub(crate) const FIELDS: &[Row] = &[
+    Row {
+        field: Field::AwsUserProvisionedDns,
+        path: "platform.aws.userProvisionedDNS",
+        changes: Changes::Infrastructure,
+        history: &[
+            gated(18, "AWSClusterHostedDNS", PREVIEWS),
+            gated(20, "AWSClusterHostedDNSInstall", PREVIEWS),
+            gated(23, "AWSClusterHostedDNSInstall", FIXED),
+        ],
+        until: None,
+    },
+    Row {
+        field: Field::GcpUserProvisionedDns,
+        path: "platform.gcp.userProvisionedDNS",
+        changes: Changes::Infrastructure,
+        history: &[
+            gated(18, "GCPClusterHostedDNS", PREVIEWS),
+            gated(20, "GCPClusterHostedDNSInstall", PREVIEWS),
+            gated(21, "GCPClusterHostedDNSInstall", FIXED),
+            since(22),
+        ],
+        until: None,
+    },
+    Row {
+        field: Field::AzureUserProvisionedDns,
+        path: "platform.azure.userProvisionedDNS",
+        changes: Changes::Infrastructure,
+        history: &[
+            gated(21, "AzureClusterHostedDNSInstall", PREVIEWS),
+            gated(22, "AzureClusterHostedDNSInstall", FIXED),
+            since(23),
+        ],
+        until: None,
+    },
+    Row {
+        field: Field::AwsIpFamily,
+        path: "platform.aws.ipFamily",
+        changes: Changes::Both,
+        history: &[
+            gated(22, "AWSDualStackInstall", PREVIEWS),
+            gated(23, "AWSDualStackInstall", FIXED),
+        ],
+        until: None,
+    },
+    Row {
+        field: Field::AzureIpFamily,
+        path: "platform.azure.ipFamily",
+        changes: Changes::Infrastructure,
+        history: &[gated(22, "AzureDualStackInstall", PREVIEWS)],
+        until: None,
+    },
+    // pkg/types/aws/validation/featuregates.go: `strings.HasPrefix(c.AWS.Region, "eusc-")`,
+    // from the release whose openshift/api has the gate (4.22); the older installers check no
+    // gate for it.
+    Row {
+        field: Field::AwsSovereignRegion,
+        path: "platform.aws.region",
+        changes: Changes::Infrastructure,
+        history: &[
+            since(18),
+            gated(22, "AWSEuropeanSovereignCloudInstall", PREVIEWS),
+        ],
+        until: None,
+    },
+    // pkg/types/vsphere/validation/featuregates.go: a failure domain with `zoneType:
+    // HostGroup` or a `topology.hostGroup`; openshift/api `release-4.18` to `release-4.21`
+    // enable the gate in the previews, `release-4.22` on in every fixed set.
+    Row {
+        field: Field::VSphereHostGroupZone,
+        path: "platform.vsphere.failureDomains[].zoneType",
+        changes: Changes::Infrastructure,
+        history: &[
+            gated(18, "VSphereHostVMGroupZonal", PREVIEWS),
+            gated(22, "VSphereHostVMGroupZonal", FIXED),
+        ],
+        until: None,
+    },
+    Row {
+        field: Field::GcpServiceEndpoints,
+        path: "platform.gcp.serviceEndpoints",
+        changes: Changes::Both,
+        history: &[
+            gated(19, "GCPCustomAPIEndpoints", PREVIEWS),
+            gated(20, "GCPCustomAPIEndpointsInstall", PREVIEWS),
+        ],
+        until: Some(20),
+    },
+    Row {
+        field: Field::GcpPscEndpoint,
+        path: "platform.gcp.endpoint",
+        changes: Changes::CloudConfig,
+        history: &[since(21)],
+        until: None,
+    },
+    Row {
+        field: Field::GcpFirewallRulesManagement,
+        path: "platform.gcp.firewallRulesManagement",
+        changes: Changes::CloudConfig,
+        history: &[since(21)],
+        until: None,
+    },
+];
+
+/// One release-dependent field as `docs/install-config.md`'s table states it: the row's Object
+/// and From columns and the gates its "What it changes" names (`tests/it/install_config.rs`
+/// holds the table to [`FIELDS`] through [`docs_rows`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocsRow {
+    /// The field's path, the table's Field column's first code span.
+    pub path: &'static str,
+    /// `cloud config`, `Infrastructure`, or both.
+    pub object: &'static str,
+    /// `4.<from>`, or `4.<from> to 4.<until> (refused from 4.<until + 1>)`.
+    pub from: String,
+    /// Every gate that guards the field at some release.
+    pub gates: Vec<&'static str>,
+}
+
+/// [`FIELDS`] as `docs/install-config.md` states them.
+pub fn docs_rows() -> Vec<DocsRow> {
+    FIELDS
+        .iter()
+        .map(|row| {
+            let from = match row.until {
+                Some(last) => format!("4.{} to 4.{last} (refused from 4.{})", row.from(), last + 1),
+                None => format!("4.{}", row.from()),
+            };
+            let mut gates: Vec<&'static str> = Vec::new();
+            for gate in row.history.iter().filter_map(|s| s.gate) {
+                if !gates.contains(&gate.name) {
+                    gates.push(gate.name);
+                }
+            }
+            DocsRow {
+                path: row.path,
+                object: row.changes.describe(),
+                from,
+                gates,
+            }
+        })
+        .collect()
+}
+
+/// The row of `field`.
+pub(crate) fn row(field: Field) -> &'static Row {
+    FIELDS
+        .iter()
+        .find(|r| r.field == field)
+        .unwrap_or_else(|| unreachable!("every Field has its row in FIELDS: {field:?}"))
 }
 
 /// What a release's installer does with a [`Field`].
@@ -118,6 +350,33 @@ impl InstallerRelease {
     /// `4.<minor>`.
     pub(crate) fn name(self) -> String {
         format!("4.{}", self.minor)
+    }
+
+    /// The release as the catalogue's [`Version`] (`4.<minor>`), for the generators that
+    /// compare releases themselves (vSphere's cloud config form, `vsphere_yaml::form`).
+    pub(crate) fn version(self) -> Version {
+        Version::new(4, u32::from(self.minor))
+    }
+
+    /// GCP's cloud config template of 4.18 (installer 14cd7a64e088, as
+    /// openshift/installer-aro-wrapper vendors it on `release-4.18`): `network-project-id` on a
+    /// template line of its own, so a config without one ends with two blank lines.
+    pub(crate) fn gcp_network_project_line_of_its_own(self) -> bool {
+        self.minor <= 18
+    }
+
+    /// Azure's cloud config generator of 4.18 (same vendored installer): the managed identity
+    /// on everywhere but on Azure Stack Hub, where `loadBalancerSku` is `basic`; from 4.19
+    /// (installer 7e30b7d6b421) the identity follows `CreateAzureIdentity()`.
+    pub(crate) fn azure_generator_of_4_18(self) -> bool {
+        self.minor <= 18
+    }
+
+    /// PowerVS's cloud config template has an `rmEndpointOverride` line from 4.19: the 4.18
+    /// template (`powervs/cloudproviderconfig.go` as openshift/installer-aro-wrapper vendors it
+    /// on `release-4.18`, installer 14cd7a64e088) ends at `rcEndpointOverride`.
+    pub(crate) fn powervs_rm_endpoint_line(self) -> bool {
+        self.minor >= 19
     }
 
     /// Status `ipFamily` for AWS and Azure: installer PR #10207 ("Install-config and Infra
@@ -163,51 +422,19 @@ impl InstallerRelease {
         }
     }
 
-    /// Whether the release's installer has `field`, and the gate that guards it.
-    // Reads better whole: one arm per field, its history release by release.
+    /// Whether the release's installer has `field`, and the gate that guards it, from its row
+    /// of [`FIELDS`].
     pub(crate) fn presence(self, field: Field) -> Presence {
-        let m = self.minor;
-        let gate = |name, sets| Presence::Gated(Gate { name, sets });
-        match field {
-            Field::AwsUserProvisionedDns => match m {
-                ..=19 => gate("AWSClusterHostedDNS", PREVIEWS),
-                20..=22 => gate("AWSClusterHostedDNSInstall", PREVIEWS),
-                _ => gate("AWSClusterHostedDNSInstall", FIXED),
-            },
-            Field::GcpUserProvisionedDns => match m {
-                ..=19 => gate("GCPClusterHostedDNS", PREVIEWS),
-                20 => gate("GCPClusterHostedDNSInstall", PREVIEWS),
-                21 => gate("GCPClusterHostedDNSInstall", FIXED),
-                _ => Presence::Free,
-            },
-            Field::AzureUserProvisionedDns => match m {
-                ..=20 => Presence::NotYet { since: 21 },
-                21 => gate("AzureClusterHostedDNSInstall", PREVIEWS),
-                22 => gate("AzureClusterHostedDNSInstall", FIXED),
-                _ => Presence::Free,
-            },
-            Field::AwsIpFamily => match m {
-                ..=21 => Presence::NotYet { since: 22 },
-                22 => gate("AWSDualStackInstall", PREVIEWS),
-                _ => gate("AWSDualStackInstall", FIXED),
-            },
-            Field::AzureIpFamily => match m {
-                ..=21 => Presence::NotYet { since: 22 },
-                _ => gate("AzureDualStackInstall", PREVIEWS),
-            },
-            // pkg/types/aws/validation/featuregates.go: `strings.HasPrefix(c.AWS.Region,
-            // "eusc-")`, from the release whose openshift/api has the gate (4.22); the older
-            // installers check no gate for it.
-            Field::AwsSovereignRegion => match m {
-                ..=21 => Presence::Free,
-                _ => gate("AWSEuropeanSovereignCloudInstall", PREVIEWS),
-            },
-            Field::GcpServiceEndpoints => match m {
-                ..=18 => Presence::NotYet { since: 19 },
-                19 => gate("GCPCustomAPIEndpoints", PREVIEWS),
-                20 => gate("GCPCustomAPIEndpointsInstall", PREVIEWS),
-                _ => Presence::Gone { last: 20 },
-            },
+        let row = row(field);
+        if let Some(last) = row.until.filter(|last| self.minor > *last) {
+            return Presence::Gone { last };
+        }
+        match row.history.iter().rev().find(|s| s.from <= self.minor) {
+            None => Presence::NotYet { since: row.from() },
+            Some(Since {
+                gate: Some(gate), ..
+            }) => Presence::Gated(*gate),
+            Some(Since { gate: None, .. }) => Presence::Free,
         }
     }
 }
@@ -224,6 +451,60 @@ mod tests {
         for bad in ["4.17", "5.0", "4", ""] {
             assert!(InstallerRelease::of(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn every_field_has_one_row_whose_history_runs_forward_within_the_releases() {
+        for (i, row) in FIELDS.iter().enumerate() {
+            assert!(
+                FIELDS[..i].iter().all(|other| other.field != row.field),
+                "{row:?} twice"
+            );
+            assert!(!row.history.is_empty(), "{}", row.path);
+            assert!(
+                row.history.windows(2).all(|w| w[0].from < w[1].from),
+                "{}: history out of order",
+                row.path
+            );
+            assert!(
+                (OLDEST..=NEWEST).contains(&row.from()),
+                "{}: from 4.{}",
+                row.path,
+                row.from()
+            );
+            if let Some(last) = row.until {
+                let newest_since = row.history.last().map_or(0, |s| s.from);
+                assert!(
+                    newest_since <= last && last < NEWEST,
+                    "{}: until 4.{last}",
+                    row.path
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_cloud_config_fields_of_4_21_are_not_in_older_installers() {
+        for field in [Field::GcpPscEndpoint, Field::GcpFirewallRulesManagement] {
+            let at = |m: &str| InstallerRelease::of(m).expect("release").presence(field);
+            assert_eq!(at("4.20"), Presence::NotYet { since: 21 }, "{field:?}");
+            assert_eq!(at("4.21"), Presence::Free, "{field:?}");
+            assert_eq!(row(field).changes, Changes::CloudConfig);
+        }
+        assert_eq!(row(Field::AwsIpFamily).changes, Changes::Both);
+    }
+
+    #[test]
+    fn the_cloud_config_generators_change_at_4_19() {
+        let at = |m: &str| InstallerRelease::of(m).expect("release");
+        for (release, old) in [("4.18", true), ("4.19", false), ("4.23", false)] {
+            let r = at(release);
+            assert_eq!(r.gcp_network_project_line_of_its_own(), old, "{release}");
+            assert_eq!(r.azure_generator_of_4_18(), old, "{release}");
+            assert_eq!(r.powervs_rm_endpoint_line(), !old, "{release}");
+        }
+        assert_eq!(at("4.20").version(), Version::new(4, 20));
+        assert_eq!(InstallerRelease::default().version(), Version::new(4, 23));
     }
 
     #[test]

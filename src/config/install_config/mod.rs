@@ -23,8 +23,7 @@ mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;
 mod infrastructure;
-pub(crate) mod installer_release;
-mod introduced;
+pub mod installer_release;
 mod net;
 mod network;
 mod platform;
@@ -34,8 +33,7 @@ mod vsphere;
 
 pub(crate) use checked::InstallConfig;
 pub(crate) use infrastructure::check_crn;
-pub(crate) use introduced::Introduced;
-pub(crate) use platform::{Gated, Platform};
+pub(crate) use platform::Platform;
 mod proxy;
 mod types;
 
@@ -77,10 +75,8 @@ pub(crate) struct Options {
     /// `--credentials` and the `--<platform>-<fact>` flags: what the installer reads from its
     /// credentials or the cloud for the cloud provider config.
     pub(crate) facts: facts::PlatformFacts,
-    /// The release rendered, whose installer's cloud config generators apply (None: the
-    /// newest).
-    pub(crate) cloud_config_release: Option<ccm_catalogue::releases::data::Version>,
-    /// The installer of the release rendered: what it reads and writes differs by release.
+    /// The installer of the release rendered: the fields it has, and what it writes (the
+    /// cloud config and the Infrastructure), differ by release.
     pub(crate) release: installer_release::InstallerRelease,
 }
 
@@ -100,12 +96,6 @@ pub(crate) struct Derived {
     pub(crate) feature_gate: Value,
     /// How the install-config names its feature set, for messages.
     pub(crate) feature_set: String,
-    /// The fields whose feature gate depends on the release, for the check against the
-    /// install-config's feature set at the release in force.
-    pub(crate) gated: Vec<Gated>,
-    /// The fields set that the installer of older releases does not have, for the check
-    /// against the release in force.
-    pub(crate) introduced: Vec<Introduced>,
     /// Notes for stderr (how the infrastructure name was chosen, deprecated fields converted,
     /// why an External platform gets no CCM).
     pub(crate) notes: Vec<String>,
@@ -294,7 +284,7 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
             &infra_id,
             options.flags.ibm_instance_crn.as_deref(),
             &options.facts,
-            options.cloud_config_release,
+            options.release,
         )?;
         notes.extend(derive_notes);
         config_map
@@ -326,8 +316,6 @@ pub(crate) fn derive(ic: &InstallConfig, options: &Options) -> Result<Derived> {
         network: sort_keys(network::derive(&ic.networks)),
         feature_gate: sort_keys(ic.features.manifest()),
         feature_set: ic.features.describe(),
-        gated: platform::release_gated(&ic.platform),
-        introduced: introduced::fields(&ic.platform),
         notes,
     })
 }

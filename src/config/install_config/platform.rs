@@ -264,52 +264,6 @@ impl Platform {
     }
 }
 
-/// A field the install-config sets whose feature gate is on or off depending on the release
-/// (the installer of each release checks it against its own openshift/api): checked once the
-/// release is known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Gated {
-    /// The field's path, as errors name it.
-    pub(crate) field: String,
-    /// Its value.
-    pub(crate) value: String,
-    /// The gate that must be on.
-    pub(crate) gate: &'static str,
-}
-
-/// The release-dependent gates the platform section needs (installer
-/// `pkg/types/vsphere/validation/featuregates.go` `GatedFeatures`): `VSphereHostVMGroupZonal`
-/// when a vSphere failure domain has `zoneType: HostGroup` or a `topology.hostGroup`. The
-/// first such field is named.
-pub(crate) fn release_gated(platform: &Platform) -> Vec<Gated> {
-    let Platform::VSphere(p) = platform else {
-        return Vec::new();
-    };
-    p.failure_domains
-        .iter()
-        .enumerate()
-        .find_map(|(i, fd)| {
-            let at = format!("platform.vsphere.failureDomains[{i}]");
-            let (field, value) = if fd.zone_type == super::vsphere::HOST_GROUP {
-                (format!("{at}.zoneType"), fd.zone_type.clone())
-            } else if !fd.topology.host_group.is_empty() {
-                (
-                    format!("{at}.topology.hostGroup"),
-                    fd.topology.host_group.clone(),
-                )
-            } else {
-                return None;
-            };
-            Some(Gated {
-                field,
-                value,
-                gate: "VSphereHostVMGroupZonal",
-            })
-        })
-        .into_iter()
-        .collect()
-}
-
 /// `platform.external` (`pkg/types/external`): `platformName` defaults to `Unknown` (the API
 /// default the installer's external defaults set), `cloudControllerManager` is `""` or
 /// `External` (its kubebuilder enum).

@@ -1,95 +1,106 @@
-//! The install-config fields whose presence or feature gate depends on the release, checked
-//! against the installer of the release rendered ([`InstallerRelease`]): a field that release's
-//! installer does not have is refused naming the release that brings it (or the last one that
-//! read it), and a gated field whose gate the install-config's feature set leaves off is refused
+//! The install-config fields whose presence or feature gate depends on the release (the rows
+//! of [`FIELDS`](super::installer_release::FIELDS), whether they change the cloud config, the
+//! Infrastructure or both), checked against the installer of the release rendered
+//! ([`InstallerRelease`]): a field that release's installer does not have is refused naming the
+//! release that brings it (or the last one that read it), and a gated field whose gate the install-config's feature set leaves off is refused
 //! as the installer refuses it (`pkg/types/validation/installconfig.go` `ValidateFeatureSet`
 //! with the platforms' `GatedFeatures`: "this field is protected by the … feature gate").
 
-use super::installer_release::{Field, InstallerRelease, Presence};
+use super::installer_release::{Field, InstallerRelease, Presence, row};
 use super::platform::{Platform, is_dual_stack};
-use super::{InstallConfig, feature_gate::Selection};
+use super::vsphere::HOST_GROUP;
+use super::{InstallConfig, VSphere, feature_gate::Selection};
 use anyhow::{Result, bail};
 
-/// A field the install-config sets: its path, its value for messages, and whether its gate
-/// matters (`userProvisionedDNS: Disabled` is not gated). `ipFamily` counts only with a
-/// dual-stack value: `IPv4`, the default, is what every installer does, with the field or
-/// without.
+/// A field the install-config sets: which, its value for messages (none for a section, GCP's
+/// `endpoint`), and whether its gate matters (`userProvisionedDNS: Disabled` is not gated).
+/// `ipFamily` counts only with a dual-stack value: `IPv4`, the default, is what every installer
+/// does, with the field or without. An older installer decodes the install-config ignoring
+/// the fields it does not know (after a warning), so it writes nothing for them; ccm-render
+/// refuses them instead, so that a render never claims to be what that installer writes.
 struct Set {
     field: Field,
-    path: String,
-    value: String,
+    /// Where the field is, when its row's path names it in general (one failure domain of
+    /// many).
+    at: Option<String>,
+    value: Option<String>,
     gated: bool,
 }
 
 /// The release-dependent fields `ic` sets.
 fn fields_set(ic: &InstallConfig) -> Vec<Set> {
-    let set = |field, path: &str, value: &str, gated| Set {
+    let set = |field, value: &str, gated| Set {
         field,
-        path: path.to_string(),
-        value: value.to_string(),
+        at: None,
+        value: Some(value.to_string()),
         gated,
     };
-    let dns = |field, path: &str, value: &str| {
-        (!value.is_empty()).then(|| set(field, path, value, value == "Enabled"))
-    };
+    let dns =
+        |field, value: &str| (!value.is_empty()).then(|| set(field, value, value == "Enabled"));
     let mut out = Vec::new();
     match &ic.platform {
         Platform::Aws(p) => {
-            out.extend(dns(
-                Field::AwsUserProvisionedDns,
-                "platform.aws.userProvisionedDNS",
-                &p.user_provisioned_dns,
-            ));
+            out.extend(dns(Field::AwsUserProvisionedDns, &p.user_provisioned_dns));
             if p.region.starts_with("eusc-") {
-                out.push(set(
-                    Field::AwsSovereignRegion,
-                    "platform.aws.region",
-                    &p.region,
-                    true,
-                ));
+                out.push(set(Field::AwsSovereignRegion, &p.region, true));
             }
             if is_dual_stack(&p.ip_family) {
-                out.push(set(
-                    Field::AwsIpFamily,
-                    "platform.aws.ipFamily",
-                    &p.ip_family,
-                    true,
-                ));
+                out.push(set(Field::AwsIpFamily, &p.ip_family, true));
             }
         }
         Platform::Azure(p) => {
-            out.extend(dns(
-                Field::AzureUserProvisionedDns,
-                "platform.azure.userProvisionedDNS",
-                &p.user_provisioned_dns,
-            ));
+            out.extend(dns(Field::AzureUserProvisionedDns, &p.user_provisioned_dns));
             if is_dual_stack(&p.ip_family) {
-                out.push(set(
-                    Field::AzureIpFamily,
-                    "platform.azure.ipFamily",
-                    &p.ip_family,
-                    true,
-                ));
+                out.push(set(Field::AzureIpFamily, &p.ip_family, true));
             }
         }
         Platform::Gcp(p) => {
-            out.extend(dns(
-                Field::GcpUserProvisionedDns,
-                "platform.gcp.userProvisionedDNS",
-                &p.user_provisioned_dns,
-            ));
+            out.extend(dns(Field::GcpUserProvisionedDns, &p.user_provisioned_dns));
             if let Some(first) = p.service_endpoints.first() {
+                out.push(set(Field::GcpServiceEndpoints, &first.name, true));
+            }
+            if p.endpoint.is_some() {
+                out.push(Set {
+                    field: Field::GcpPscEndpoint,
+                    at: None,
+                    value: None,
+                    gated: false,
+                });
+            }
+            if !p.firewall_rules_management.is_empty() {
                 out.push(set(
-                    Field::GcpServiceEndpoints,
-                    "platform.gcp.serviceEndpoints",
-                    &first.name,
-                    true,
+                    Field::GcpFirewallRulesManagement,
+                    &p.firewall_rules_management,
+                    false,
                 ));
             }
         }
+        Platform::VSphere(p) => out.extend(host_group_zone(p)),
         _ => {}
     }
     out
+}
+
+/// vSphere's host-group zones (installer `pkg/types/vsphere/validation/featuregates.go`
+/// `GatedFeatures`): the first failure domain with `zoneType: HostGroup` or a
+/// `topology.hostGroup`, named by that field.
+fn host_group_zone(p: &VSphere) -> Option<Set> {
+    p.failure_domains.iter().enumerate().find_map(|(i, fd)| {
+        let at = format!("platform.vsphere.failureDomains[{i}]");
+        let (at, value) = if fd.zone_type == HOST_GROUP {
+            (format!("{at}.zoneType"), &fd.zone_type)
+        } else if !fd.topology.host_group.is_empty() {
+            (format!("{at}.topology.hostGroup"), &fd.topology.host_group)
+        } else {
+            return None;
+        };
+        Some(Set {
+            field: Field::VSphereHostGroupZone,
+            at: Some(at),
+            value: Some(value.clone()),
+            gated: true,
+        })
+    })
 }
 
 /// Checks the release-dependent fields of `ic` against the installer of `release`.
@@ -101,13 +112,19 @@ pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()>
 }
 
 fn check_one(set: &Set, release: InstallerRelease, features: &Selection) -> Result<()> {
-    let (path, value, name) = (&set.path, &set.value, release.name());
+    let name = release.name();
+    // `path: "value"`, or the path alone for a section.
+    let at = set.at.as_deref().unwrap_or(row(set.field).path);
+    let path = match &set.value {
+        Some(value) => format!("{at}: {value:?}"),
+        None => at.to_string(),
+    };
     match release.presence(set.field) {
         Presence::NotYet { since } => bail!(
-            "{path}: {value:?}: the installer of OpenShift {name} has no such field; it arrives in 4.{since} (render with --release 4.{since} or later, or leave the field out)"
+            "{path}: the installer of OpenShift {name} has no such field; it arrives in 4.{since} (render with --release 4.{since} or later, or leave the field out)"
         ),
         Presence::Gone { last } => bail!(
-            "{path}: {value:?}: the installer of OpenShift {name} no longer reads this field (4.{last} was the last release that did: render with --release 4.{last}, or leave the field out)"
+            "{path}: the installer of OpenShift {name} no longer reads this field (4.{last} was the last release that did: render with --release 4.{last}, or leave the field out)"
         ),
         Presence::Gated(gate) if set.gated && !features.is_enabled(gate.name, gate.sets) => {
             let sets: Vec<&str> = gate
@@ -122,7 +139,7 @@ fn check_one(set: &Set, release: InstallerRelease, features: &Selection) -> Resu
                 })
                 .collect();
             bail!(
-                "{path}: {value:?}: this field is protected by the {} feature gate, which at OpenShift {name} featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{}=true\"]); the install-config has {}",
+                "{path}: this field is protected by the {} feature gate, which at OpenShift {name} featureSet {} enables (or featureSet CustomNoUpgrade with featureGates [\"{}=true\"]); the install-config has {}",
                 gate.name,
                 sets.join(" or "),
                 gate.name,

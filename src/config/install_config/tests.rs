@@ -447,6 +447,40 @@ fn the_aws_european_sovereign_cloud_needs_its_gate_from_4_22() {
 }
 
 #[test]
+fn cloud_config_fields_of_4_21_are_refused_before_it_in_the_same_words() {
+    let mut d = base();
+    d["platform"] = json!({"gcp": {
+        "projectID": "p",
+        "region": "r",
+        "endpoint": {"name": "psc1"},
+        "firewallRulesManagement": "Managed",
+    }});
+    let at = |release: &str| Options {
+        release: installer_release::InstallerRelease::of(release).expect("a release"),
+        ..Options::default()
+    };
+    let ic = parse(&d).expect("parses");
+    // A section is named without its value; the first field set is the one named.
+    assert_eq!(
+        format!("{:#}", derive(&ic, &at("4.20")).expect_err("no field")),
+        "platform.gcp.endpoint: the installer of OpenShift 4.20 has no such field; it arrives in 4.21 (render with --release 4.21 or later, or leave the field out)"
+    );
+    d["platform"]["gcp"]
+        .as_object_mut()
+        .expect("map")
+        .remove("endpoint");
+    let e = format!(
+        "{:#}",
+        derive(&parse(&d).expect("parses"), &at("4.18")).expect_err("no field")
+    );
+    assert!(
+        e.starts_with("platform.gcp.firewallRulesManagement: \"Managed\": the installer of OpenShift 4.18 has no such field; it arrives in 4.21"),
+        "{e}"
+    );
+    assert!(derive(&ic, &at("4.21")).is_ok());
+}
+
+#[test]
 fn vsphere_vip_networks_follow_the_release() {
     let mut d = base();
     d["platform"] = json!({"vsphere": {

@@ -227,7 +227,7 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
 
 /// `zoneType: HostGroup`: a zone made of a vCenter host group inside one compute cluster, the
 /// region being the compute cluster (`regionType: ComputeCluster`); gated by
-/// `VSphereHostVMGroupZonal` (`platform::release_gated`).
+/// `VSphereHostVMGroupZonal` (`release_fields`, `installer_release::FIELDS`).
 pub(crate) const HOST_GROUP: &str = "HostGroup";
 
 /// The region and zone types as installer `pkg/types/vsphere/validation/platform.go`

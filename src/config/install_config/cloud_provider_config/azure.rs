@@ -13,9 +13,9 @@
 
 use super::super::Azure;
 use super::super::facts::{self, Missing, PlatformFacts};
+use crate::config::install_config::installer_release::InstallerRelease;
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, bail};
-use ccm_catalogue::releases::data::Version;
 use serde_json::{Map, Value, json};
 
 /// The Secret keys the installer's Azure credentials (and the CCM's own Secret) carry.
@@ -26,7 +26,7 @@ pub(crate) fn derive(
     p: &Azure,
     infra_id: &str,
     facts: &PlatformFacts,
-    release: Option<Version>,
+    release: InstallerRelease,
     missing: &mut Missing,
     data: &mut Map<String, Value>,
 ) -> Result<()> {
@@ -108,10 +108,10 @@ fn config_json(
     p: &Azure,
     subscription: &str,
     tenant: &str,
-    release: Option<Version>,
+    release: InstallerRelease,
 ) -> Value {
     let stack = p.cloud_name == AzureCloud::Stack;
-    let is_4_18 = release.is_some_and(|r| r <= Version::new(4, 18));
+    let is_4_18 = release.azure_generator_of_4_18();
     let managed_identity = if is_4_18 { !stack } else { p.creates_identity };
     let mut config = Map::new();
     let mut put = |key: &str, value: Value| {
@@ -248,7 +248,13 @@ mod tests {
     fn public_cloud_json_is_the_installers_test_output() {
         let mut names = Names::new(&public(), "clusterid");
         names.security_group = "clusterid-node-nsg".into();
-        let config = config_json(&names, &public(), "subID", "tenantID", None);
+        let config = config_json(
+            &names,
+            &public(),
+            "subID",
+            "tenantID",
+            InstallerRelease::default(),
+        );
         let text = ccm_catalogue::go_encode::encode_indented(&config, "\t").expect("json");
         let expected = "{\n\t\"cloud\": \"AzurePublicCloud\",\n\t\"tenantId\": \"tenantID\",\n\t\"aadClientId\": \"\",\n\t\"aadClientSecret\": \"\",\n\t\"aadClientCertPath\": \"\",\n\t\"aadClientCertPassword\": \"\",\n\t\"useManagedIdentityExtension\": true,\n\t\"userAssignedIdentityID\": \"\",\n\t\"subscriptionId\": \"subID\",\n\t\"resourceGroup\": \"clusterid-rg\",\n\t\"location\": \"westeurope\",\n\t\"vnetName\": \"clusterid-vnet\",\n\t\"vnetResourceGroup\": \"clusterid-rg\",\n\t\"subnetName\": \"clusterid-worker-subnet\",\n\t\"securityGroupName\": \"clusterid-node-nsg\",\n\t\"routeTableName\": \"clusterid-node-routetable\",\n\t\"vmType\": \"standard\",\n\t\"loadBalancerSku\": \"standard\",\n\t\"cloudProviderBackoff\": true,\n\t\"useInstanceMetadata\": true,\n\t\"excludeMasterFromStandardLB\": false,\n\t\"cloudProviderBackoffDuration\": 6,\n\t\"putVMSSVMBatchSize\": 0,\n\t\"enableMigrateToIPBasedBackendPoolAPI\": false\n}\n";
         assert_eq!(text, expected);
@@ -285,7 +291,13 @@ mod tests {
             creates_identity: false,
             ..public()
         };
-        let config = config_json(&Names::new(&p, "c-x"), &p, "s", "t", None);
+        let config = config_json(
+            &Names::new(&p, "c-x"),
+            &p,
+            "s",
+            "t",
+            InstallerRelease::default(),
+        );
         assert_eq!(config["cloud"], "AzureStackCloud");
         assert_eq!(
             config["resourceManagerEndpoint"],
@@ -300,15 +312,23 @@ mod tests {
             .expect("key");
         assert_eq!(keys[at + 1], "resourceManagerEndpoint");
         assert!(
-            config_json(&Names::new(&public(), "c-x"), &public(), "s", "t", None)
-                .get("resourceManagerEndpoint")
-                .is_none()
+            config_json(
+                &Names::new(&public(), "c-x"),
+                &public(),
+                "s",
+                "t",
+                InstallerRelease::default()
+            )
+            .get("resourceManagerEndpoint")
+            .is_none()
         );
     }
 
     #[test]
     fn the_4_18_installer_always_used_the_managed_identity_and_a_basic_sku_on_stack_hub() {
-        let at_4_18 = Some(Version::new(4, 18));
+        let at = |name| InstallerRelease::of(name).expect("a release");
+        let at_4_18 = at("4.18");
+        let newest = InstallerRelease::default();
         let own_identity = Azure {
             creates_identity: false,
             ..public()
@@ -319,10 +339,13 @@ mod tests {
             true
         );
         assert_eq!(
-            config(&own_identity, None)["useManagedIdentityExtension"],
+            config(&own_identity, newest)["useManagedIdentityExtension"],
             false
         );
-        assert_eq!(config(&public(), None)["useManagedIdentityExtension"], true);
+        assert_eq!(
+            config(&public(), newest)["useManagedIdentityExtension"],
+            true
+        );
         let stack = Azure {
             cloud_name: AzureCloud::Stack,
             arm_endpoint: "https://management.hub".into(),
@@ -334,10 +357,7 @@ mod tests {
             config(&stack, at_4_18)["useManagedIdentityExtension"],
             false
         );
-        assert_eq!(
-            config(&stack, Some(Version::new(4, 19)))["loadBalancerSku"],
-            "standard"
-        );
+        assert_eq!(config(&stack, at("4.19"))["loadBalancerSku"], "standard");
     }
 
     #[test]

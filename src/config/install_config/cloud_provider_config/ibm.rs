@@ -16,8 +16,8 @@
 
 use super::super::facts::{self, Missing, PlatformFacts};
 use super::super::{IbmCloud, PowerVs, ServiceEndpoint};
+use crate::config::install_config::installer_release::InstallerRelease;
 use anyhow::{Result, anyhow};
-use ccm_catalogue::releases::data::Version;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 
@@ -57,9 +57,9 @@ pub(crate) struct Cluster<'a> {
     /// `--ibm-instance-crn`, the account ID's source.
     pub(crate) crn: Option<&'a str>,
     pub(crate) facts: &'a PlatformFacts,
-    /// The release rendered (None: the newest): PowerVS's template gained
+    /// The installer of the release rendered: PowerVS's template gained
     /// `rmEndpointOverride` at 4.19.
-    pub(crate) release: Option<Version>,
+    pub(crate) release: InstallerRelease,
 }
 
 pub(crate) fn ibmcloud(
@@ -141,13 +141,6 @@ pub(crate) fn ibmcloud(
     text.push_str("\n\n");
     data.insert("config".into(), json!(text));
     Ok(())
-}
-
-/// Whether PowerVS's template has the `rmEndpointOverride` line: not at 4.18, whose template
-/// ends at `rcEndpointOverride` (`powervs/cloudproviderconfig.go` as
-/// openshift/installer-aro-wrapper vendors it on `release-4.18`, installer 14cd7a64e088).
-fn has_rm_line(release: Option<Version>) -> bool {
-    release.is_none_or(|r| r > Version::new(4, 18))
 }
 
 /// `getVpcSubnetNames`: `<infraID>-subnet-control-plane-<zone>` and
@@ -351,7 +344,7 @@ pub(crate) fn powervs(
         ("rcEndpointOverride", overrides.rc),
         ("rmEndpointOverride", overrides.rm),
     ] {
-        if key == "rmEndpointOverride" && !has_rm_line(release) {
+        if key == "rmEndpointOverride" && !release.powervs_rm_endpoint_line() {
             continue;
         }
         let _ = writeln!(text, "{key} = {value}");
@@ -415,7 +408,7 @@ mod tests {
                 infra_id,
                 crn,
                 facts,
-                release: None,
+                release: InstallerRelease::default(),
             },
             &mut missing,
             &mut data,

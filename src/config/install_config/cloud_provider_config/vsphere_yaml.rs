@@ -23,6 +23,7 @@
 
 use super::super::VSphere;
 use super::super::feature_gate::Selection;
+use super::super::installer_release::InstallerRelease;
 use super::yaml_v2;
 use anyhow::{Context as _, Result};
 use ccm_catalogue::releases::data::Version;
@@ -43,11 +44,10 @@ pub(crate) enum Form {
 /// The last release whose installer writes [`Form::CloudProviderVsphere`] (as branched).
 const LAST_COMMON_CONFIG_YAML: Version = Version::new(4, 22);
 
-/// The form the installer of `release` (None: the newest) writes for this install-config.
-pub(crate) fn form(release: Option<Version>, features: &Selection) -> Form {
-    match release {
-        Some(r) if r < Version::new(4, 18) => Form::Ini,
-        Some(r) if r == Version::new(4, 18) => {
+/// The form the installer of `release` writes for this install-config.
+pub(crate) fn form(release: InstallerRelease, features: &Selection) -> Form {
+    match release.version() {
+        r if r == Version::new(4, 18) => {
             if features.is_enabled(
                 "VSphereMultiVCenters",
                 &["", "TechPreviewNoUpgrade", "DevPreviewNoUpgrade"],
@@ -57,7 +57,7 @@ pub(crate) fn form(release: Option<Version>, features: &Selection) -> Form {
                 Form::Ini
             }
         }
-        Some(r) if r <= LAST_COMMON_CONFIG_YAML => Form::CloudProviderVsphere,
+        r if r <= LAST_COMMON_CONFIG_YAML => Form::CloudProviderVsphere,
         _ => Form::LibraryGo,
     }
 }
@@ -224,7 +224,7 @@ mod tests {
             feature_set: name.into(),
             ..Selection::default()
         };
-        let at = |minor| Some(Version::new(4, minor));
+        let at = |minor: u8| InstallerRelease::of(&format!("4.{minor}")).expect("a release");
         assert_eq!(form(at(18), &set("")), Form::CloudProviderVsphere);
         assert_eq!(form(at(18), &set("OKD")), Form::Ini);
         assert_eq!(form(at(18), &set("CustomNoUpgrade")), Form::Ini);
@@ -232,6 +232,6 @@ mod tests {
             assert_eq!(form(at(minor), &set("OKD")), Form::CloudProviderVsphere);
         }
         assert_eq!(form(at(23), &set("")), Form::LibraryGo);
-        assert_eq!(form(None, &set("")), Form::LibraryGo);
+        assert_eq!(form(InstallerRelease::default(), &set("")), Form::LibraryGo);
     }
 }

@@ -228,10 +228,35 @@ mod tests {
         assert_eq!(form(at(18), &set("")), Form::CloudProviderVsphere);
         assert_eq!(form(at(18), &set("OKD")), Form::Ini);
         assert_eq!(form(at(18), &set("CustomNoUpgrade")), Form::Ini);
+        let custom = Selection {
+            feature_set: "CustomNoUpgrade".into(),
+            enabled: vec!["VSphereMultiVCenters".into()],
+            ..Selection::default()
+        };
+        assert_eq!(form(at(18), &custom), Form::CloudProviderVsphere);
         for minor in 19..=22 {
             assert_eq!(form(at(minor), &set("OKD")), Form::CloudProviderVsphere);
         }
         assert_eq!(form(at(23), &set("")), Form::LibraryGo);
         assert_eq!(form(InstallerRelease::default(), &set("")), Form::LibraryGo);
+    }
+
+    /// installer `setNodes`: every `nodeNetworking` value joined by `,` under library-go's
+    /// `Nodes` names, and sigs.k8s.io/yaml sorting them.
+    #[test]
+    fn node_networking_fills_every_nodes_key_sorted() {
+        let p = VSphere {
+            node_networking: Some(json!({
+                "external": {"network": "ext-net", "networkSubnetCidr": ["10.0.0.0/24", "fd00::/64"],
+                             "excludeNetworkSubnetCidr": ["10.0.0.8/29"]},
+                "internal": {"network": "int-net"},
+            })),
+            ..VSphere::default()
+        };
+        let text = config(&p, Form::LibraryGo, &["192.168.0.0/16".into()]).expect("config");
+        assert_eq!(
+            text,
+            "global:\n  insecureFlag: true\n  secretName: vsphere-creds\n  secretNamespace: kube-system\nnodes:\n  excludeExternalNetworkSubnetCidr: 10.0.0.8/29\n  externalNetworkSubnetCidr: 10.0.0.0/24,fd00::/64\n  externalVmNetworkName: ext-net\n  internalVmNetworkName: int-net\n"
+        );
     }
 }

@@ -506,6 +506,11 @@ mod tests {
         assert_eq!(one("DC#1"), "k: DC#1\n");
         assert_eq!(one(""), "k: \"\"\n");
         assert_eq!(one("yes"), "k: \"yes\"\n");
+        assert_eq!(one("true"), "k: \"true\"\n");
+        assert_eq!(one("null"), "k: \"null\"\n");
+        assert_eq!(one("~"), "k: \"~\"\n");
+        assert_eq!(one("*ref"), "k: '*ref'\n");
+        assert_eq!(one("[a]"), "k: '[a]'\n");
         assert_eq!(one("123"), "k: \"123\"\n");
         assert_eq!(one("0x1F"), "k: \"0x1F\"\n");
         assert_eq!(one("1e5"), "k: \"1e5\"\n");

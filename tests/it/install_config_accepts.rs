@@ -213,9 +213,10 @@ fn host_group_zones_render_where_their_gate_is_on_at_the_release() {
 
 #[test]
 fn host_group_zones_give_the_cloud_config_of_any_zonal_cluster() {
-    // CCCMO's vSphere transform of the installer's INI: the vCenter with its one datacenter
-    // and the openshift-region / openshift-zone tag categories (more than one failure domain);
-    // the CCM finds a host-group zone by the zone tag on the ESXi hosts, so nothing else.
+    // CCCMO's vSphere transform of the installer's cloud config: the vCenter with its one
+    // datacenter (no port: the install-config gives none) and the openshift-region /
+    // openshift-zone tag categories (more than one failure domain); the CCM finds a host-group
+    // zone by the zone tag on the ESXi hosts, so nothing else.
     let run = render(&case_text("vsphere-hostgroups"), &[]);
     assert_eq!(run.code, Some(0), "{}", run.err);
     let conf = cloud_conf(&run.after);
@@ -225,7 +226,7 @@ fn host_group_zones_give_the_cloud_config_of_any_zonal_cluster() {
     );
     let vcenter = &conf["vcenter"]["vcenter.example.com"];
     assert_eq!(vcenter["datacenters"], serde_json::json!(["DC1"]));
-    assert_eq!(vcenter["port"], 443);
+    assert_eq!(vcenter["port"], serde_json::Value::Null);
     assert_eq!(vcenter["server"], "vcenter.example.com");
     assert_eq!(conf["global"]["secretName"], "vsphere-creds");
 }

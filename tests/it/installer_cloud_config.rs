@@ -64,17 +64,16 @@ fn cases() -> Vec<(String, PathBuf, Case)> {
     out
 }
 
-/// Renders `install_config` at `release` with `--emit-infrastructure`; returns the exit
-/// status, stderr and the emitted objects.
-fn render(
+/// Runs `ccm-render render` of `install_config` at `release`, the objects also emitted to
+/// `emit`, into `dest`.
+fn run_render(
     install_config: &Path,
     infra: &str,
     release: &str,
     flags: &[String],
-    dir: &Path,
-) -> (Option<i32>, String, Vec<Value>) {
-    let emit = dir.join("emitted.yaml");
-    let dest = dir.join("out");
+    emit: &Path,
+    dest: &Path,
+) -> std::process::Output {
     let images = conformance("images.json");
     let mut args = vec![
         "render",
@@ -87,12 +86,32 @@ fn render(
         "--release",
         release,
         "--emit-infrastructure",
-        s(&emit),
+        s(emit),
         "--dest-dir",
-        s(&dest),
+        s(dest),
     ];
     args.extend(flags.iter().map(String::as_str));
-    let out = ccm_render(&args);
+    ccm_render(&args)
+}
+
+/// Renders `install_config` at `release` with `--emit-infrastructure`; returns the exit
+/// status, stderr and the emitted objects.
+fn render(
+    install_config: &Path,
+    infra: &str,
+    release: &str,
+    flags: &[String],
+    dir: &Path,
+) -> (Option<i32>, String, Vec<Value>) {
+    let emit = dir.join("emitted.yaml");
+    let out = run_render(
+        install_config,
+        infra,
+        release,
+        flags,
+        &emit,
+        &dir.join("out"),
+    );
     let objects = std::fs::read_to_string(&emit)
         .map(|text| parse_all(&text))
         .unwrap_or_default();
@@ -111,7 +130,7 @@ fn config_text(objects: &[Value]) -> Option<String> {
 #[test]
 fn every_installer_test_case_renders_its_expected_cloud_config_at_each_of_its_releases() {
     let cases = cases();
-    assert_eq!(cases.len(), 11, "the carried cases (README.md counts them)");
+    assert_eq!(cases.len(), 16, "the carried cases (README.md counts them)");
     for (name, path, case) in &cases {
         assert!(
             case.source.file.starts_with("pkg/asset/manifests/")
@@ -189,26 +208,9 @@ fn assert_refused(install_config: &Path, infra: &str, release: &str, message: &s
     let dest = tempfile::tempdir().expect("tempdir");
     std::fs::write(dest.path().join("keep.txt"), "untouched").expect("write");
     let emit = dest.path().join("emitted.yaml");
-    let images = conformance("images.json");
     let err = assert_refused_untouched(
         dest.path(),
-        || {
-            ccm_render(&[
-                "render",
-                "--install-config",
-                s(install_config),
-                "--images",
-                s(&images),
-                "--infrastructure-name",
-                infra,
-                "--release",
-                release,
-                "--emit-infrastructure",
-                s(&emit),
-                "--dest-dir",
-                s(dest.path()),
-            ])
-        },
+        || run_render(install_config, infra, release, &[], &emit, dest.path()),
         message,
     );
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -392,15 +394,17 @@ fn powervs_at_4_18_has_no_resource_manager_override_line() {
     }
 }
 
-/// vSphere's YAML form at 4.18 (Default set) and 4.19, by hand from `CloudProviderConfigYaml`
-/// and k8s.io/cloud-provider-vsphere's `CommonConfigYAML` as openshift/installer-aro-wrapper
-/// vendors them on `release-4.18` and `release-4.19` (gopkg.in/yaml.v2, no `omitempty`: every
-/// field in struct order; untagged fields lower-cased). OKD at 4.18 keeps the INI form.
+/// vSphere's yaml.v2 `CommonConfigYAML` form (4.18 in the Default set, to 4.22) for a vCenter
+/// without a port: `CloudProviderConfigYaml` writes 443 (`vCenterPort := int32(443)`, installer
+/// `pkg/asset/manifests/vsphere/cloudproviderconfig.go` blob 21a793ee65 on `release-4.18` to
+/// `release-4.21`), where 4.23's library-go form leaves the port out. The installer's own test
+/// of the form, whose vCenter gives 443, is the `vsphere-common-config-yaml` case. OKD at 4.18
+/// keeps the INI form (`VSphereMultiVCenters` is off there).
 #[test]
-fn vsphere_writes_the_yaml_form_at_4_18_and_4_19() {
+fn vsphere_common_config_yaml_defaults_an_unset_port_to_443() {
     let path = root().join("testdata/install-config/vsphere/install-config.yaml");
     let want = "global:\n  user: \"\"\n  password: \"\"\n  server: \"\"\n  port: 0\n  insecureFlag: true\n  datacenters: []\n  soapRoundtripCount: 0\n  caFile: \"\"\n  thumbprint: \"\"\n  secretName: vsphere-creds\n  secretNamespace: kube-system\n  secretsDirectory: \"\"\n  apiDisable: false\n  apiBinding: \"\"\n  ipFamily: []\nvcenter:\n  vcenter.example.com:\n    user: \"\"\n    password: \"\"\n    tenantref: \"\"\n    server: vcenter.example.com\n    port: 443\n    insecureFlag: true\n    datacenters:\n    - DC1\n    soapRoundtripCount: 0\n    caFile: \"\"\n    thumbprint: \"\"\n    secretref: \"\"\n    secretName: \"\"\n    secretNamespace: \"\"\n    ipFamily: []\nlabels:\n  zone: openshift-zone\n  region: openshift-region\n";
-    for release in ["4.18", "4.19"] {
+    for release in ["4.18", "4.19", "4.20", "4.21", "4.22"] {
         let out = tempfile::tempdir().expect("tempdir");
         let (code, err, objects) = render(&path, "mycluster-abcde", release, &[], out.path());
         assert_eq!(code, Some(0), "{release}: {err}");

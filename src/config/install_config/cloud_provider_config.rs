@@ -8,6 +8,7 @@ mod azure;
 mod ibm;
 mod openstack;
 mod vsphere_yaml;
+mod yaml_v2;
 
 use super::facts::{self, Missing, PlatformFacts};
 use super::installer_release::InstallerRelease;
@@ -77,10 +78,12 @@ pub(crate) fn derive(
             );
         }
         Platform::VSphere(p) => {
-            let text = if vsphere_yaml::writes_yaml(Some(release.version()), &ic.features) {
-                vsphere_yaml::config(p)
-            } else {
-                vsphere_ini(infra_id, p)
+            let text = match vsphere_yaml::form(release, &ic.features) {
+                vsphere_yaml::Form::Ini => vsphere_ini(infra_id, p),
+                form => {
+                    let networks = ic.machine_networks.as_deref().unwrap_or_default();
+                    vsphere_yaml::config(p, form, networks)?
+                }
             };
             data.insert("config".into(), json!(text));
         }

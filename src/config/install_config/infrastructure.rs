@@ -476,7 +476,14 @@ fn vsphere_spec(
     let vcenters: Vec<Value> = p
         .vcenters
         .iter()
-        .map(|vc| json!({"server": vc.server, "port": vc.port, "datacenters": vc.datacenters}))
+        .map(|vc| {
+            let mut entry = json!({"server": vc.server, "datacenters": vc.datacenters});
+            // openshift/api `VSpherePlatformVCenterSpec.Port` is `omitempty`.
+            if vc.port != 0 {
+                entry["port"] = json!(vc.port);
+            }
+            entry
+        })
         .collect();
     let failure_domains: Vec<Value> = p
         .failure_domains

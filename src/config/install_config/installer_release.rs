@@ -353,7 +353,7 @@ impl InstallerRelease {
     }
 
     /// The release as the catalogue's [`Version`] (`4.<minor>`), for the generators that
-    /// compare releases themselves (vSphere's cloud config form, `vsphere_yaml::writes_yaml`).
+    /// compare releases themselves (vSphere's cloud config form, `vsphere_yaml::form`).
     pub(crate) fn version(self) -> Version {
         Version::new(4, u32::from(self.minor))
     }

@@ -198,13 +198,15 @@ fn check(p: &mut VSphere, at: &str) -> Result<()> {
             "{at}.failureDomains: required (at least one failure domain, or the deprecated topology fields)"
         );
     }
-    for (i, vc) in p.vcenters.iter_mut().enumerate() {
+    // A vCenter's port stays as given: the installer defaults it (443) only in the deprecated
+    // form's conversion (`pkg/types/vsphere/conversion/installconfig.go`); `pkg/types/vsphere/
+    // defaults` sets none, and the `+kubebuilder:default=443` on `VCenter.Port` is the
+    // schema's, which the installer's own decoding does not apply. Each writer defaults it as
+    // the installer's does (the 4.18 to 4.22 YAML cloud config to 443; the INI form, the 4.23
+    // YAML and the Infrastructure leave it out).
+    for (i, vc) in p.vcenters.iter().enumerate() {
         if vc.server.is_empty() {
             bail!("{at}.vcenters[{i}].server: required");
-        }
-        // pkg/types/vsphere/defaults: the vCenter port defaults to 443.
-        if vc.port == 0 {
-            vc.port = 443;
         }
     }
     let generated = p.failure_domains.len() == 1 && p.failure_domains[0].name == GENERATED_NAME;

@@ -111,7 +111,7 @@ fn config_text(objects: &[Value]) -> Option<String> {
 #[test]
 fn every_installer_test_case_renders_its_expected_cloud_config_at_each_of_its_releases() {
     let cases = cases();
-    assert_eq!(cases.len(), 11, "the carried cases (README.md counts them)");
+    assert_eq!(cases.len(), 15, "the carried cases (README.md counts them)");
     for (name, path, case) in &cases {
         assert!(
             case.source.file.starts_with("pkg/asset/manifests/")
@@ -250,60 +250,63 @@ fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_b
     let out = tempfile::tempdir().expect("tempdir");
     let (code, err, objects) = render(&managed, "uid", "4.21", &[], out.path());
     assert_eq!(code, Some(0), "{err}");
-    let want = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    let want =
+        std::fs::read_to_string(cases_dir().join("gcp-default-4.21/config")).expect("config");
     assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
 }
 
+/// `firewallRulesManagement: Unmanaged` turns the cloud provider's firewall management off
+/// from 4.21 (installer release-4.21 `pkg/asset/manifests/cloudproviderconfig.go`:
+/// `FirewallManagementDisabled`): the test's text with `Disabled` for `Enabled`. A value the
+/// installer's validation does not know is refused, and so is a PSC endpoint without a name.
 #[test]
-fn gcp_fields_the_render_cannot_write_as_the_installer_does_are_refused() {
+fn gcp_unmanaged_firewall_rules_disable_the_cloud_providers_management() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let unmanaged = edited("gcp-default", dir.path(), |text| {
+    let unmanaged = edited("gcp-network-project-4.21", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
             "    region: us-central1\n    firewallRulesManagement: Unmanaged\n",
         )
     });
+    let want = std::fs::read_to_string(cases_dir().join("gcp-network-project-4.21/config"))
+        .expect("config")
+        .replace(
+            "firewall-rules-management = Enabled\n",
+            "firewall-rules-management = Disabled\n",
+        );
+    for release in ["4.21", "4.23"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&unmanaged, "uid", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(
+            config_text(&objects).as_deref(),
+            Some(want.as_str()),
+            "{release}"
+        );
+    }
+    let other = tempfile::tempdir().expect("tempdir");
+    let unknown = edited("gcp-default-4.21", other.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    firewallRulesManagement: managed\n",
+        )
+    });
     assert_refused(
-        &unmanaged,
+        &unknown,
         "uid",
         "4.23",
-        "platform.gcp.firewallRulesManagement: \"Unmanaged\": the installer hands this policy to the GCP cloud config",
+        "platform.gcp.firewallRulesManagement: \"managed\": supported values: \"Managed\", \"Unmanaged\"",
     );
-    let bad_name = tempfile::tempdir().expect("tempdir");
-    let named = edited("gcp-psc-endpoint", bad_name.path(), |text| {
-        text.replace("name: testendpoint", "name: \"test\\nendpoint\"")
+    let unnamed = tempfile::tempdir().expect("tempdir");
+    let named = edited("gcp-psc-endpoint", unnamed.path(), |text| {
+        text.replace("name: testendpoint", "name: \"\"")
     });
     assert_refused(
         &named,
         "uid",
         "4.23",
-        "platform.gcp.endpoint.name: \"test\\nendpoint\": a Private Service Connect endpoint's name",
+        "platform.gcp.endpoint.name: required",
     );
-}
-
-/// The 4.18 GCP template, by hand from the installer vendored on openshift/installer-aro-wrapper
-/// `release-4.18` (installer commit 14cd7a64e088, `pkg/asset/manifests/gcp/cloudproviderconfig.go`):
-/// `subnetwork-name = …\n{{ if ne .Global.NetworkProjectID "" }}network-project-id = …{{end}}\n\n`.
-#[test]
-fn gcp_at_4_18_writes_the_network_project_on_a_line_of_its_own() {
-    let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
-    let head = head
-        .strip_suffix("\n")
-        .expect("the 4.19 text ends with a blank line");
-    for (case, want) in [
-        ("gcp-default", format!("{head}\n\n")),
-        (
-            "gcp-network-project",
-            std::fs::read_to_string(cases_dir().join("gcp-network-project/config"))
-                .expect("config"),
-        ),
-    ] {
-        let out = tempfile::tempdir().expect("tempdir");
-        let path = cases_dir().join(case).join("install-config.yaml");
-        let (code, err, objects) = render(&path, "uid", "4.18", &[], out.path());
-        assert_eq!(code, Some(0), "{case}: {err}");
-        assert_eq!(config_text(&objects), Some(want), "{case} at 4.18");
-    }
 }
 
 /// 4.19 and 4.20 take the overrides from `platform.gcp.serviceEndpoints` named `Compute` and

@@ -103,6 +103,9 @@ pub(crate) enum Changes {
     Infrastructure,
     /// Both.
     Both,
+    /// Neither: the field is read (and refused where the release has it not), but what that
+    /// installer writes is the same with it or without it.
+    Nothing,
 }
 
 impl Changes {
@@ -112,6 +115,7 @@ impl Changes {
             Self::CloudConfig => "cloud config",
             Self::Infrastructure => "Infrastructure",
             Self::Both => "cloud config, Infrastructure",
+            Self::Nothing => "nothing",
         }
     }
 }
@@ -160,9 +164,10 @@ const fn gated(from: u8, name: &'static str, sets: &'static [&'static str]) -> S
 /// Every install-config field whose presence or gate depends on the release: the one table the
 /// install-config's release checks (`release_fields`) and `docs/install-config.md` read. The
 /// module's header says where each fact comes from; the cloud config's own (GCP's Private
-/// Service Connect `endpoint` and `firewallRulesManagement`, installer PRs #9991 and #10018,
-/// merged for 4.21; AWS's `NodeIPFamilies`, PR #10257, with `ipFamily` from 4.22) are in
-/// `gcp.rs` and `cloud_provider_config.rs`.
+/// Service Connect `endpoint`, PR #9991, which from d0ba8fcb99, PR #9992, changes neither object,
+/// and `firewallRulesManagement`, PR #10018, both on `release-4.21` and not before; AWS's
+/// `NodeIPFamilies`, PR #10257, with `ipFamily` from 4.22) are in `gcp.rs` and
+/// `cloud_provider_config.rs`.
 pub(crate) const FIELDS: &[Row] = &[
     Row {
         field: Field::AwsUserProvisionedDns,
@@ -254,7 +259,7 @@ pub(crate) const FIELDS: &[Row] = &[
     Row {
         field: Field::GcpPscEndpoint,
         path: "platform.gcp.endpoint",
-        changes: Changes::CloudConfig,
+        changes: Changes::Nothing,
         history: &[since(21)],
         until: None,
     },
@@ -370,6 +375,13 @@ impl InstallerRelease {
     /// (installer 7e30b7d6b421) the identity follows `CreateAzureIdentity()`.
     pub(crate) fn azure_generator_of_4_18(self) -> bool {
         self.minor <= 18
+    }
+
+    /// GCP's cloud config ends with `firewall-rules-management` from 4.21 (installer
+    /// 68b41666fa, PR #10018, an ancestor of `release-4.21`, not of the 4.20 branch; the
+    /// release-4.21 `gcp/cloudproviderconfig_test.go` expects the line in every case).
+    pub(crate) fn gcp_firewall_rules_management_line(self) -> bool {
+        self.minor >= 21
     }
 
     /// PowerVS's cloud config template has an `rmEndpointOverride` line from 4.19: the 4.18
@@ -489,8 +501,12 @@ mod tests {
             let at = |m: &str| InstallerRelease::of(m).expect("release").presence(field);
             assert_eq!(at("4.20"), Presence::NotYet { since: 21 }, "{field:?}");
             assert_eq!(at("4.21"), Presence::Free, "{field:?}");
-            assert_eq!(row(field).changes, Changes::CloudConfig);
         }
+        assert_eq!(
+            row(Field::GcpFirewallRulesManagement).changes,
+            Changes::CloudConfig
+        );
+        assert_eq!(row(Field::GcpPscEndpoint).changes, Changes::Nothing);
         assert_eq!(row(Field::AwsIpFamily).changes, Changes::Both);
     }
 

@@ -256,7 +256,7 @@ fn azure_status(p: &super::Azure, infra_id: &str, release: InstallerRelease) -> 
     if release.writes_ip_family() {
         status["ipFamily"] = json!(p.ip_family);
     }
-    // From 4.21, on every Azure cluster (Azure Stack Hub too): PlatformDefault, or
+    // From 4.20, on every Azure cluster (Azure Stack Hub too): PlatformDefault, or
     // ClusterHosted with userProvisionedDNS (infrastructure_test.go "default Azure custom DNS",
     // "Azure custom DNS").
     if release.writes_azure_dns_type() {

@@ -8,7 +8,9 @@
 //! Where each fact comes from (`openshift/installer`, `openshift/api`):
 //! * The gates and their feature sets: `openshift/api` `features/features.go` on the branches
 //!   `release-4.18` to `release-4.23` (`AWSClusterHostedDNS`, `GCPClusterHostedDNS` 4.18–4.21;
-//!   `*ClusterHostedDNSInstall`, `GCPCustomAPIEndpointsInstall` from 4.20; `GCPClusterHostedDNSInstall`
+//!   `*ClusterHostedDNSInstall`, `GCPCustomAPIEndpointsInstall` from 4.20 (the 4.20 installer
+//!   checks `AzureClusterHostedDNSInstall`, `pkg/types/azure/validation/featuregates.go` on
+//!   `OCPBUGS-74390-release-4.20`); `GCPClusterHostedDNSInstall`
 //!   Default-on at 4.21 and gone from 4.22; `AzureClusterHostedDNSInstall` Default-on at 4.22 and
 //!   gone from 4.23; `AWSDualStackInstall`, `AzureDualStackInstall` from 4.21,
 //!   `AWSEuropeanSovereignCloudInstall` from 4.22, previews only; `AWSDualStackInstall` Default-on
@@ -197,7 +199,7 @@ pub(crate) const FIELDS: &[Row] = &[
         path: "platform.azure.userProvisionedDNS",
         changes: Changes::Infrastructure,
         history: &[
-            gated(21, "AzureClusterHostedDNSInstall", PREVIEWS),
+            gated(20, "AzureClusterHostedDNSInstall", PREVIEWS),
             gated(22, "AzureClusterHostedDNSInstall", FIXED),
             since(23),
         ],
@@ -399,10 +401,13 @@ impl InstallerRelease {
     }
 
     /// Azure's status `cloudLoadBalancerConfig.dnsType` (with `platform.azure.userProvisionedDNS`):
-    /// Azure user-provisioned DNS is a Technology Preview of 4.21 and GA in 4.22 (OpenShift
-    /// release notes, openshift-docs PRs #105026 and #110484).
+    /// installer dbba6e304f (PR #9861, 2025-08-05), an ancestor of the 4.20 branch
+    /// (`OCPBUGS-74390-release-4.20`) and not of 4.19's, whose `infrastructure_test.go` expects
+    /// it in every Azure case; `pkg/types/azure/validation/featuregates.go` there gates
+    /// `Enabled` by `AzureClusterHostedDNSInstall`, which openshift/api `release-4.20` enables
+    /// in the previews.
     pub(crate) fn writes_azure_dns_type(self) -> bool {
-        self.minor >= 21
+        self.minor >= 20
     }
 
     /// GCP's status `serviceEndpoints`, copied from `platform.gcp.serviceEndpoints`.
@@ -540,6 +545,21 @@ mod tests {
         );
         assert_eq!(at("4.22", Field::GcpUserProvisionedDns), Presence::Free);
         assert_eq!(at("4.23", Field::AzureUserProvisionedDns), Presence::Free);
+        // Azure's dnsType and its gate came with the 4.20 branch (installer dbba6e304f).
+        assert_eq!(
+            at("4.19", Field::AzureUserProvisionedDns),
+            Presence::NotYet { since: 20 }
+        );
+        assert_eq!(
+            at("4.20", Field::AzureUserProvisionedDns),
+            Presence::Gated(Gate {
+                name: "AzureClusterHostedDNSInstall",
+                sets: PREVIEWS
+            })
+        );
+        let release = |m: &str| InstallerRelease::of(m).expect("release");
+        assert!(!release("4.19").writes_azure_dns_type());
+        assert!(release("4.20").writes_azure_dns_type());
         assert_eq!(
             at("4.23", Field::AwsIpFamily),
             Presence::Gated(Gate {

@@ -421,3 +421,63 @@ fn vsphere_writes_the_yaml_form_at_4_18_and_4_19() {
         "OKD at 4.18: the INI form"
     );
 }
+
+/// Azure's `subnets` from 4.21 (installer release-4.21 `pkg/asset/manifests/cloudproviderconfig.go`,
+/// a9af27250b): `subnetName` is the first subnet of role `node`; `computeSubnet`, deprecated,
+/// is appended to `subnets` when the install-config is loaded (`pkg/types/conversion`
+/// `convertAzure`), so it names the subnet only when no `node` subnet comes before it. Before
+/// 4.21 the field does not exist and is refused, naming 4.21.
+#[test]
+fn azure_subnet_name_is_the_first_node_subnet_from_4_21() {
+    let text =
+        std::fs::read_to_string(root().join("testdata/install-config/azure/install-config.yaml"))
+            .expect("the Azure case");
+    let network =
+        "    region: centralus\n    virtualNetwork: myvnet\n    networkResourceGroupName: netrg\n";
+    let with = |extra: &str| text.replace("    region: centralus\n", &format!("{network}{extra}"));
+    let subnets = with(
+        "    computeSubnet: legacy-workers\n    subnets:\n    - name: cp-sub\n      role: control-plane\n    - name: node-a\n      role: node\n    - name: node-b\n      role: node\n",
+    );
+    let legacy = with("    controlPlaneSubnet: cp-sub\n    computeSubnet: legacy-workers\n");
+    let credentials = root().join("testdata/credentials/azure.yaml");
+    let flags = vec!["--credentials".to_string(), s(&credentials).to_string()];
+    let subnet_name = |install_config: &str, release: &str| -> String {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("install-config.yaml");
+        std::fs::write(&path, install_config).expect("write");
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        let config: Value =
+            serde_json::from_str(&config_text(&objects).expect("config")).expect("JSON");
+        config["subnetName"]
+            .as_str()
+            .expect("subnetName")
+            .to_string()
+    };
+    assert_eq!(subnet_name(&subnets, "4.21"), "node-a");
+    assert_eq!(subnet_name(&subnets, "4.23"), "node-a");
+    for release in ["4.18", "4.20", "4.21", "4.23"] {
+        assert_eq!(subnet_name(&legacy, release), "legacy-workers", "{release}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("install-config.yaml");
+    std::fs::write(&path, &subnets).expect("write");
+    assert_refused(
+        &path,
+        "mycluster-abcde",
+        "4.20",
+        "platform.azure.subnets: the installer of OpenShift 4.20 has no such field; it arrives in 4.21",
+    );
+    // From 4.21 the converted list is checked: one control-plane subnet at most.
+    let two = with(
+        "    controlPlaneSubnet: cp-old\n    subnets:\n    - name: cp-sub\n      role: control-plane\n",
+    );
+    std::fs::write(&path, two).expect("write");
+    assert_refused(
+        &path,
+        "mycluster-abcde",
+        "4.21",
+        "platform.azure.subnets: CAPZ currently does not support multiple control plane subnets",
+    );
+}

@@ -92,6 +92,8 @@ pub(crate) enum Field {
     GcpFirewallRulesManagement,
     /// `platform.aws.region` in the AWS European Sovereign Cloud (`eusc-…`).
     AwsSovereignRegion,
+    /// `platform.azure.subnets`.
+    AzureSubnets,
     /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
     VSphereHostGroupZone,
 }
@@ -213,6 +215,15 @@ pub(crate) const FIELDS: &[Row] = &[
             gated(22, "AWSDualStackInstall", PREVIEWS),
             gated(23, "AWSDualStackInstall", FIXED),
         ],
+        until: None,
+    },
+    // pkg/types/azure/platform.go on release-4.21 (installer a9af27250b, PR #9773); the 4.20
+    // branch's Platform has no such field.
+    Row {
+        field: Field::AzureSubnets,
+        path: "platform.azure.subnets",
+        changes: Changes::CloudConfig,
+        history: &[since(21)],
         until: None,
     },
     Row {

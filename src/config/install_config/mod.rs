@@ -13,6 +13,7 @@
 //! flag per fact (`facts`); when some are missing, the derivation stops with one error naming
 //! every input that would supply them.
 
+mod azure_subnets;
 mod checked;
 mod cloud_provider_config;
 mod decode;

@@ -310,27 +310,84 @@ fn gcp_unmanaged_firewall_rules_disable_the_cloud_providers_management() {
 }
 
 /// 4.19 and 4.20 take the overrides from `platform.gcp.serviceEndpoints` named `Compute` and
-/// `Container`, their URLs as given (the installer vendored on openshift/installer-aro-wrapper
-/// `release-4.19`, commit 7e30b7d6b421, `pkg/asset/manifests/cloudproviderconfig.go`).
+/// `Container`: 4.19 as given, and the Infrastructure's list sorted by name
+/// (`OCPBUGS-79002-release-4.19` `pkg/asset/manifests/cloudproviderconfig.go` and
+/// `infrastructure.go`); 4.20 through `FormatGCPEndpoint` (`OCPBUGS-74390-release-4.20`
+/// `pkg/asset/installconfig/gcp/services.go`): the cloud config's with the service's path, the
+/// Infrastructure's without a trailing `/`, in the given order.
 #[test]
-fn gcp_service_endpoints_give_the_overrides_at_4_19() {
+fn gcp_service_endpoints_give_the_overrides_at_4_19_and_4_20() {
     let dir = tempfile::tempdir().expect("tempdir");
     let with_endpoints = edited("gcp-default", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
-            "    region: us-central1\n    serviceEndpoints:\n    - name: Container\n      url: https://container-x.p.googleapis.com/\n    - name: Compute\n      url: https://compute-x.p.googleapis.com/compute/v1/\n    - name: Storage\n      url: https://storage-x.p.googleapis.com/\n",
+            "    region: us-central1\n    serviceEndpoints:\n    - name: Container\n      url: https://container-x.p.googleapis.com/\n    - name: Compute\n      url: https://compute-x.p.googleapis.com/compute/v1/\n    - name: Storage\n      url: https://storage-x.p.googleapis.com\n",
         )
         .replace("apiVersion: v1\n", "apiVersion: v1\nfeatureSet: TechPreviewNoUpgrade\n")
     });
     let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
-    let want = format!(
-        "{}\napi-endpoint = https://compute-x.p.googleapis.com/compute/v1/\ncontainer-api-endpoint = https://container-x.p.googleapis.com/\n\n",
-        head.strip_suffix("\n\n").expect("blank line")
-    );
+    let head = head.strip_suffix("\n\n").expect("blank line");
+    let status = |pairs: &[(&str, &str)]| -> Value {
+        pairs
+            .iter()
+            .map(|(name, url)| serde_json::json!({"name": name, "url": url}))
+            .collect()
+    };
+    for (release, api, container, endpoints) in [
+        (
+            "4.19",
+            "https://compute-x.p.googleapis.com/compute/v1/",
+            "https://container-x.p.googleapis.com/",
+            status(&[
+                ("Compute", "https://compute-x.p.googleapis.com/compute/v1/"),
+                ("Container", "https://container-x.p.googleapis.com/"),
+                ("Storage", "https://storage-x.p.googleapis.com"),
+            ]),
+        ),
+        (
+            "4.20",
+            "https://compute-x.p.googleapis.com/compute/v1/",
+            "https://container-x.p.googleapis.com/container/v1/",
+            status(&[
+                ("Container", "https://container-x.p.googleapis.com"),
+                ("Compute", "https://compute-x.p.googleapis.com/compute/v1"),
+                ("Storage", "https://storage-x.p.googleapis.com"),
+            ]),
+        ),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&with_endpoints, "uid", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        let want =
+            format!("{head}\napi-endpoint = {api}\ncontainer-api-endpoint = {container}\n\n");
+        assert_eq!(config_text(&objects), Some(want), "{release}");
+        let infrastructure = objects
+            .iter()
+            .find(|o| o["kind"] == "Infrastructure")
+            .expect("an Infrastructure");
+        assert_eq!(
+            infrastructure["status"]["platformStatus"]["gcp"]["serviceEndpoints"], endpoints,
+            "{release}"
+        );
+    }
+    // TagManager is a service of 4.19's installer, not of 4.20's.
+    let tags = tempfile::tempdir().expect("tempdir");
+    let tag_manager = edited("gcp-default", tags.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    serviceEndpoints:\n    - name: TagManager\n      url: https://tags.example.com\n",
+        )
+        .replace("apiVersion: v1\n", "apiVersion: v1\nfeatureSet: TechPreviewNoUpgrade\n")
+    });
     let out = tempfile::tempdir().expect("tempdir");
-    let (code, err, objects) = render(&with_endpoints, "uid", "4.19", &[], out.path());
+    let (code, err, _) = render(&tag_manager, "uid", "4.19", &[], out.path());
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(config_text(&objects), Some(want));
+    assert_refused(
+        &tag_manager,
+        "uid",
+        "4.20",
+        "platform.gcp.serviceEndpoints[0].name: \"TagManager\": supported values at OpenShift 4.20",
+    );
 }
 
 /// Azure's `useManagedIdentityExtension` from 4.19 follows `InstallConfig.CreateAzureIdentity`

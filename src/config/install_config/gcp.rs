@@ -81,7 +81,7 @@ pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: InstallerRe
     if !p.network_project_id.is_empty() {
         let _ = write!(out, "\nnetwork-project-id = {}", p.network_project_id);
     }
-    let (api, container) = endpoint_overrides(p);
+    let (api, container) = super::gcp_service_endpoints::cloud_config_overrides(p, release);
     if let Some(api) = api {
         let _ = write!(out, "\napi-endpoint = {api}");
     }
@@ -99,27 +99,10 @@ pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: InstallerRe
     out
 }
 
-/// The cloud config's endpoint overrides at 4.19 and 4.20, compute then container: the
-/// `serviceEndpoints` named `Compute` and `Container` (the last of each name wins, as the
-/// installer's loop leaves it; its validation allows one of each). From 4.21 the field is
-/// refused and the Private Service Connect `endpoint` overrides nothing.
-pub(crate) fn endpoint_overrides(p: &Gcp) -> (Option<String>, Option<String>) {
-    let mut api = None;
-    let mut container = None;
-    for e in &p.service_endpoints {
-        match e.name.as_str() {
-            "Compute" => api = Some(e.url.clone()),
-            "Container" => container = Some(e.url.clone()),
-            _ => {}
-        }
-    }
-    (api, container)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::install_config::types::{GcpPscEndpoint, ServiceEndpoint};
+    use crate::config::install_config::types::GcpPscEndpoint;
 
     fn with_endpoint(name: &str) -> Gcp {
         Gcp {
@@ -138,7 +121,6 @@ mod tests {
             project_id: "p".into(),
             ..with_endpoint("psc1")
         };
-        assert_eq!(endpoint_overrides(&p), (None, None));
         let text = config("c", &p, "s", InstallerRelease::default());
         assert!(!text.contains("endpoint"), "{text}");
     }
@@ -172,27 +154,6 @@ mod tests {
             );
         }
         assert!(!config("c", &p(""), "s", at_4_20).contains("firewall-rules-management"));
-    }
-
-    #[test]
-    fn overrides_name_the_compute_and_container_services() {
-        let p = Gcp {
-            service_endpoints: vec![
-                ServiceEndpoint {
-                    name: "Container".into(),
-                    url: "https://c.example.com".into(),
-                },
-                ServiceEndpoint {
-                    name: "DNS".into(),
-                    url: "https://d.example.com".into(),
-                },
-            ],
-            ..Gcp::default()
-        };
-        assert_eq!(
-            endpoint_overrides(&p),
-            (None, Some("https://c.example.com".into()))
-        );
     }
 
     #[test]

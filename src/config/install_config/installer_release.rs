@@ -421,6 +421,13 @@ impl InstallerRelease {
         self.minor >= 20
     }
 
+    /// GCP's `serviceEndpoints` URLs go through `FormatGCPEndpoint` at 4.20 (installer
+    /// abc661e5f4, PR #9535, on `OCPBUGS-74390-release-4.20`; 4.19 writes them as given and
+    /// sorts the status's by name; `gcp_service_endpoints`).
+    pub(crate) fn gcp_formats_service_endpoints(self) -> bool {
+        self.minor >= 20
+    }
+
     /// GCP's status `serviceEndpoints`, copied from `platform.gcp.serviceEndpoints`.
     pub(crate) fn copies_gcp_service_endpoints(self) -> bool {
         (19..=20).contains(&self.minor)

@@ -20,6 +20,7 @@ mod decode;
 pub mod facts;
 mod feature_gate;
 mod gcp;
+mod gcp_service_endpoints;
 mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;

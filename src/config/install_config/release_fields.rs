@@ -116,6 +116,15 @@ pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()>
     for set in fields_set(ic) {
         check_one(&set, release, &ic.features)?;
     }
+    // GCP's service endpoints at the releases that read them: their names and URLs by release.
+    if let Platform::Gcp(p) = &ic.platform
+        && matches!(
+            release.presence(Field::GcpServiceEndpoints),
+            Presence::Gated(_) | Presence::Free
+        )
+    {
+        super::gcp_service_endpoints::check(p, release, "platform.gcp")?;
+    }
     // From 4.21 the installer converts Azure's single-subnet fields into `subnets` and checks
     // the list; before, it checks neither.
     if let Platform::Azure(p) = &ic.platform

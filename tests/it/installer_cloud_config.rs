@@ -130,7 +130,7 @@ fn config_text(objects: &[Value]) -> Option<String> {
 #[test]
 fn every_installer_test_case_renders_its_expected_cloud_config_at_each_of_its_releases() {
     let cases = cases();
-    assert_eq!(cases.len(), 16, "the carried cases (README.md counts them)");
+    assert_eq!(cases.len(), 20, "the carried cases (README.md counts them)");
     for (name, path, case) in &cases {
         assert!(
             case.source.file.starts_with("pkg/asset/manifests/")
@@ -252,84 +252,144 @@ fn fields_an_older_installer_does_not_have_are_refused_naming_the_release_that_b
     let out = tempfile::tempdir().expect("tempdir");
     let (code, err, objects) = render(&managed, "uid", "4.21", &[], out.path());
     assert_eq!(code, Some(0), "{err}");
-    let want = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
+    let want =
+        std::fs::read_to_string(cases_dir().join("gcp-default-4.21/config")).expect("config");
     assert_eq!(config_text(&objects).as_deref(), Some(want.as_str()));
 }
 
+/// `firewallRulesManagement: Unmanaged` turns the cloud provider's firewall management off
+/// from 4.21 (installer release-4.21 `pkg/asset/manifests/cloudproviderconfig.go`:
+/// `FirewallManagementDisabled`): the test's text with `Disabled` for `Enabled`. A value the
+/// installer's validation does not know is refused, and so is a PSC endpoint without a name.
 #[test]
-fn gcp_fields_the_render_cannot_write_as_the_installer_does_are_refused() {
+fn gcp_unmanaged_firewall_rules_disable_the_cloud_providers_management() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let unmanaged = edited("gcp-default", dir.path(), |text| {
+    let unmanaged = edited("gcp-network-project-4.21", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
             "    region: us-central1\n    firewallRulesManagement: Unmanaged\n",
         )
     });
+    let want = std::fs::read_to_string(cases_dir().join("gcp-network-project-4.21/config"))
+        .expect("config")
+        .replace(
+            "firewall-rules-management = Enabled\n",
+            "firewall-rules-management = Disabled\n",
+        );
+    for release in ["4.21", "4.23"] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&unmanaged, "uid", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        assert_eq!(
+            config_text(&objects).as_deref(),
+            Some(want.as_str()),
+            "{release}"
+        );
+    }
+    let other = tempfile::tempdir().expect("tempdir");
+    let unknown = edited("gcp-default-4.21", other.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    firewallRulesManagement: managed\n",
+        )
+    });
     assert_refused(
-        &unmanaged,
+        &unknown,
         "uid",
         "4.23",
-        "platform.gcp.firewallRulesManagement: \"Unmanaged\": the installer hands this policy to the GCP cloud config",
+        "platform.gcp.firewallRulesManagement: \"managed\": supported values: \"Managed\", \"Unmanaged\"",
     );
-    let bad_name = tempfile::tempdir().expect("tempdir");
-    let named = edited("gcp-psc-endpoint", bad_name.path(), |text| {
-        text.replace("name: testendpoint", "name: \"test\\nendpoint\"")
+    let unnamed = tempfile::tempdir().expect("tempdir");
+    let named = edited("gcp-psc-endpoint", unnamed.path(), |text| {
+        text.replace("name: testendpoint", "name: \"\"")
     });
     assert_refused(
         &named,
         "uid",
         "4.23",
-        "platform.gcp.endpoint.name: \"test\\nendpoint\": a Private Service Connect endpoint's name",
+        "platform.gcp.endpoint.name: required",
     );
 }
 
-/// The 4.18 GCP template, by hand from the installer vendored on openshift/installer-aro-wrapper
-/// `release-4.18` (installer commit 14cd7a64e088, `pkg/asset/manifests/gcp/cloudproviderconfig.go`):
-/// `subnetwork-name = …\n{{ if ne .Global.NetworkProjectID "" }}network-project-id = …{{end}}\n\n`.
-#[test]
-fn gcp_at_4_18_writes_the_network_project_on_a_line_of_its_own() {
-    let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
-    let head = head
-        .strip_suffix("\n")
-        .expect("the 4.19 text ends with a blank line");
-    for (case, want) in [
-        ("gcp-default", format!("{head}\n\n")),
-        (
-            "gcp-network-project",
-            std::fs::read_to_string(cases_dir().join("gcp-network-project/config"))
-                .expect("config"),
-        ),
-    ] {
-        let out = tempfile::tempdir().expect("tempdir");
-        let path = cases_dir().join(case).join("install-config.yaml");
-        let (code, err, objects) = render(&path, "uid", "4.18", &[], out.path());
-        assert_eq!(code, Some(0), "{case}: {err}");
-        assert_eq!(config_text(&objects), Some(want), "{case} at 4.18");
-    }
-}
-
 /// 4.19 and 4.20 take the overrides from `platform.gcp.serviceEndpoints` named `Compute` and
-/// `Container`, their URLs as given (the installer vendored on openshift/installer-aro-wrapper
-/// `release-4.19`, commit 7e30b7d6b421, `pkg/asset/manifests/cloudproviderconfig.go`).
+/// `Container`: 4.19 as given, and the Infrastructure's list sorted by name
+/// (`OCPBUGS-79002-release-4.19` `pkg/asset/manifests/cloudproviderconfig.go` and
+/// `infrastructure.go`); 4.20 through `FormatGCPEndpoint` (`OCPBUGS-74390-release-4.20`
+/// `pkg/asset/installconfig/gcp/services.go`): the cloud config's with the service's path, the
+/// Infrastructure's without a trailing `/`, in the given order.
 #[test]
-fn gcp_service_endpoints_give_the_overrides_at_4_19() {
+fn gcp_service_endpoints_give_the_overrides_at_4_19_and_4_20() {
     let dir = tempfile::tempdir().expect("tempdir");
     let with_endpoints = edited("gcp-default", dir.path(), |text| {
         text.replace(
             "    region: us-central1\n",
-            "    region: us-central1\n    serviceEndpoints:\n    - name: Container\n      url: https://container-x.p.googleapis.com/\n    - name: Compute\n      url: https://compute-x.p.googleapis.com/compute/v1/\n    - name: Storage\n      url: https://storage-x.p.googleapis.com/\n",
+            "    region: us-central1\n    serviceEndpoints:\n    - name: Container\n      url: https://container-x.p.googleapis.com/\n    - name: Compute\n      url: https://compute-x.p.googleapis.com/compute/v1/\n    - name: Storage\n      url: https://storage-x.p.googleapis.com\n",
         )
         .replace("apiVersion: v1\n", "apiVersion: v1\nfeatureSet: TechPreviewNoUpgrade\n")
     });
     let head = std::fs::read_to_string(cases_dir().join("gcp-default/config")).expect("config");
-    let want = format!(
-        "{}\napi-endpoint = https://compute-x.p.googleapis.com/compute/v1/\ncontainer-api-endpoint = https://container-x.p.googleapis.com/\n\n",
-        head.strip_suffix("\n\n").expect("blank line")
-    );
+    let head = head.strip_suffix("\n\n").expect("blank line");
+    let status = |pairs: &[(&str, &str)]| -> Value {
+        pairs
+            .iter()
+            .map(|(name, url)| serde_json::json!({"name": name, "url": url}))
+            .collect()
+    };
+    for (release, api, container, endpoints) in [
+        (
+            "4.19",
+            "https://compute-x.p.googleapis.com/compute/v1/",
+            "https://container-x.p.googleapis.com/",
+            status(&[
+                ("Compute", "https://compute-x.p.googleapis.com/compute/v1/"),
+                ("Container", "https://container-x.p.googleapis.com/"),
+                ("Storage", "https://storage-x.p.googleapis.com"),
+            ]),
+        ),
+        (
+            "4.20",
+            "https://compute-x.p.googleapis.com/compute/v1/",
+            "https://container-x.p.googleapis.com/container/v1/",
+            status(&[
+                ("Container", "https://container-x.p.googleapis.com"),
+                ("Compute", "https://compute-x.p.googleapis.com/compute/v1"),
+                ("Storage", "https://storage-x.p.googleapis.com"),
+            ]),
+        ),
+    ] {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&with_endpoints, "uid", release, &[], out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        let want =
+            format!("{head}\napi-endpoint = {api}\ncontainer-api-endpoint = {container}\n\n");
+        assert_eq!(config_text(&objects), Some(want), "{release}");
+        let infrastructure = objects
+            .iter()
+            .find(|o| o["kind"] == "Infrastructure")
+            .expect("an Infrastructure");
+        assert_eq!(
+            infrastructure["status"]["platformStatus"]["gcp"]["serviceEndpoints"], endpoints,
+            "{release}"
+        );
+    }
+    // TagManager is a service of 4.19's installer, not of 4.20's.
+    let tags = tempfile::tempdir().expect("tempdir");
+    let tag_manager = edited("gcp-default", tags.path(), |text| {
+        text.replace(
+            "    region: us-central1\n",
+            "    region: us-central1\n    serviceEndpoints:\n    - name: TagManager\n      url: https://tags.example.com\n",
+        )
+        .replace("apiVersion: v1\n", "apiVersion: v1\nfeatureSet: TechPreviewNoUpgrade\n")
+    });
     let out = tempfile::tempdir().expect("tempdir");
-    let (code, err, objects) = render(&with_endpoints, "uid", "4.19", &[], out.path());
+    let (code, err, _) = render(&tag_manager, "uid", "4.19", &[], out.path());
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(config_text(&objects), Some(want));
+    assert_refused(
+        &tag_manager,
+        "uid",
+        "4.20",
+        "platform.gcp.serviceEndpoints[0].name: \"TagManager\": supported values at OpenShift 4.20",
+    );
 }
 
 /// Azure's `useManagedIdentityExtension` from 4.19 follows `InstallConfig.CreateAzureIdentity`
@@ -420,5 +480,65 @@ fn vsphere_common_config_yaml_defaults_an_unset_port_to_443() {
     assert!(
         config_text(&objects).is_some_and(|t| t.starts_with("[Global]\n")),
         "OKD at 4.18: the INI form"
+    );
+}
+
+/// Azure's `subnets` from 4.21 (installer release-4.21 `pkg/asset/manifests/cloudproviderconfig.go`,
+/// a9af27250b): `subnetName` is the first subnet of role `node`; `computeSubnet`, deprecated,
+/// is appended to `subnets` when the install-config is loaded (`pkg/types/conversion`
+/// `convertAzure`), so it names the subnet only when no `node` subnet comes before it. Before
+/// 4.21 the field does not exist and is refused, naming 4.21.
+#[test]
+fn azure_subnet_name_is_the_first_node_subnet_from_4_21() {
+    let text =
+        std::fs::read_to_string(root().join("testdata/install-config/azure/install-config.yaml"))
+            .expect("the Azure case");
+    let network =
+        "    region: centralus\n    virtualNetwork: myvnet\n    networkResourceGroupName: netrg\n";
+    let with = |extra: &str| text.replace("    region: centralus\n", &format!("{network}{extra}"));
+    let subnets = with(
+        "    computeSubnet: legacy-workers\n    subnets:\n    - name: cp-sub\n      role: control-plane\n    - name: node-a\n      role: node\n    - name: node-b\n      role: node\n",
+    );
+    let legacy = with("    controlPlaneSubnet: cp-sub\n    computeSubnet: legacy-workers\n");
+    let credentials = root().join("testdata/credentials/azure.yaml");
+    let flags = vec!["--credentials".to_string(), s(&credentials).to_string()];
+    let subnet_name = |install_config: &str, release: &str| -> String {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("install-config.yaml");
+        std::fs::write(&path, install_config).expect("write");
+        let out = tempfile::tempdir().expect("tempdir");
+        let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
+        assert_eq!(code, Some(0), "{release}: {err}");
+        let config: Value =
+            serde_json::from_str(&config_text(&objects).expect("config")).expect("JSON");
+        config["subnetName"]
+            .as_str()
+            .expect("subnetName")
+            .to_string()
+    };
+    assert_eq!(subnet_name(&subnets, "4.21"), "node-a");
+    assert_eq!(subnet_name(&subnets, "4.23"), "node-a");
+    for release in ["4.18", "4.20", "4.21", "4.23"] {
+        assert_eq!(subnet_name(&legacy, release), "legacy-workers", "{release}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("install-config.yaml");
+    std::fs::write(&path, &subnets).expect("write");
+    assert_refused(
+        &path,
+        "mycluster-abcde",
+        "4.20",
+        "platform.azure.subnets: the installer of OpenShift 4.20 has no such field; it arrives in 4.21",
+    );
+    // From 4.21 the converted list is checked: one control-plane subnet at most.
+    let two = with(
+        "    controlPlaneSubnet: cp-old\n    subnets:\n    - name: cp-sub\n      role: control-plane\n",
+    );
+    std::fs::write(&path, two).expect("write");
+    assert_refused(
+        &path,
+        "mycluster-abcde",
+        "4.21",
+        "platform.azure.subnets: CAPZ currently does not support multiple control plane subnets",
     );
 }

@@ -1,61 +1,58 @@
 //! GCP's cloud-provider-config text, release by release, and the fields of it the installer
 //! reads beyond the project, subnet and network project.
 //!
-//! Sources (openshift/installer `pkg/asset/manifests/cloudproviderconfig.go` and
-//! `pkg/asset/manifests/gcp/cloudproviderconfig.go`):
-//! * 4.18: the installer vendored on openshift/installer-aro-wrapper's `release-4.18` (installer
-//!   commit 14cd7a64e088, 2025-07-07): `network-project-id` on its own template line
+//! Sources (openshift/installer `pkg/asset/manifests/cloudproviderconfig.go`,
+//! `pkg/asset/manifests/gcp/cloudproviderconfig.go` and its test, on the release branches):
+//! * 4.18 (`release-4.18` @9094202399): `network-project-id` on its own template line
 //!   (`{{ if ne .Global.NetworkProjectID "" }}…{{end}}`), so a config without one ends with
 //!   two blank lines, and no endpoint overrides.
-//! * 4.19 (and 4.20): the installer vendored on its `release-4.19` (commit 7e30b7d6b421,
-//!   2025-09-10, gates `GCPClusterHostedDNS` and `GCPCustomAPIEndpoints`): the template of
-//!   `{{- if …}}{{"\n"}}…` lines, one blank line at the end, and `api-endpoint` and
-//!   `container-api-endpoint` from `platform.gcp.serviceEndpoints` named `Compute` and
-//!   `Container` (their URLs as given).
-//! * 4.21 on: the same template (index id 6029871221 and its test, id 5694095940), the
-//!   overrides now from the Private Service Connect `endpoint` (PR #9991, merged 2025-10-02;
-//!   `serviceEndpoints` removed by PR #10075) and `firewallRulesManagement` (PR #10018), both
-//!   in `pkg/types/gcp/platform.go` (index id 4246340131).
+//! * 4.19 and 4.20 (`OCPBUGS-79002-release-4.19` @34f7e1e355, `OCPBUGS-74390-release-4.20`
+//!   @e473406c3e): the template of `{{- if …}}{{"\n"}}…` lines, one blank line at the end, and
+//!   `api-endpoint` and `container-api-endpoint` from `platform.gcp.serviceEndpoints` named
+//!   `Compute` and `Container`.
+//! * 4.21 on (`release-4.21` @ca5361f96f, and the 4.22 master @8e014ada25): no endpoint
+//!   overrides (`serviceEndpoints` removed by PR #10075; the Private Service Connect `endpoint`
+//!   writes nothing here since d0ba8fcb99, PR #9992, "Create a Private DNS Zone for PSC"), and a
+//!   last line `firewall-rules-management` (68b41666fa, PR #10018).
 
 use super::installer_release::InstallerRelease;
 use super::types::Gcp;
 use anyhow::{Result, bail};
 use std::fmt::Write as _;
 
-/// The checks of the two fields: an endpoint names its PSC endpoint (the name becomes the host
-/// of the cloud config's `api-endpoint`, `compute-<name>.p.googleapis.com`, so it is held to
-/// Google's rule for the name of a PSC endpoint for Google APIs: a lower-case letter, then at
-/// most 19 lower-case letters and digits); `firewallRulesManagement` is the installer's enum.
-///
-/// `Unmanaged` is refused: the newest stored installer passes the policy to its GCP cloud
-/// config generator as `firewall-rules-management` (`pkg/asset/manifests/gcp/
-/// cloudproviderconfig.go`, index id 6029871221), but the caller that maps the policy to that
-/// key's value was not in the index, so ccm-render cannot write what the installer writes.
+/// The checks of the two fields: an endpoint names its PSC endpoint (release-4.21
+/// `pkg/types/gcp/validation/platform.go`: "endpoint name must be specified"; nothing derived
+/// here reads the name); `firewallRulesManagement` is the installer's enum (release-4.21
+/// `pkg/types/gcp/platform.go` `FirewallRulesManagementPolicy`, checked by the same
+/// validation: `Managed` or `Unmanaged`, or absent).
 pub(crate) fn check(p: &Gcp, at: &str) -> Result<()> {
-    if let Some(endpoint) = &p.endpoint {
-        let name = &endpoint.name;
-        if name.is_empty() {
-            bail!("{at}.endpoint.name: required");
-        }
-        let mut chars = name.chars();
-        let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase());
-        if !first_ok
-            || name.len() > 20
-            || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        {
-            bail!(
-                "{at}.endpoint.name: {name:?}: a Private Service Connect endpoint's name is a lower-case letter followed by at most 19 lower-case letters and digits"
-            );
-        }
+    if p.endpoint.as_ref().is_some_and(|e| e.name.is_empty()) {
+        bail!("{at}.endpoint.name: required");
     }
     match p.firewall_rules_management.as_str() {
-        "" | "Managed" => Ok(()),
-        "Unmanaged" => bail!(
-            "{at}.firewallRulesManagement: \"Unmanaged\": the installer hands this policy to the GCP cloud config (firewall-rules-management) in a form ccm-render does not know; leave the field out or give the installer's cloud-provider-config with --cloud-config"
-        ),
+        "" | MANAGED | UNMANAGED => Ok(()),
         other => bail!(
             "{at}.firewallRulesManagement: {other:?}: supported values: \"Managed\", \"Unmanaged\""
         ),
+    }
+}
+
+/// `firewallRulesManagement`'s values (release-4.21 `pkg/types/gcp/platform.go`).
+const MANAGED: &str = "Managed";
+const UNMANAGED: &str = "Unmanaged";
+
+/// The cloud config's `firewall-rules-management` from 4.21 (installer 68b41666fa, PR #10018,
+/// on release-4.21: `pkg/asset/manifests/cloudproviderconfig.go` passes
+/// `FirewallManagementDisabled` for `Unmanaged` and `FirewallManagementEnabled` otherwise). An
+/// absent policy is `Managed` here: the installer's `finishGCP`
+/// (`pkg/asset/installconfig/installconfig.go`) sets `Managed`, or `Unmanaged` on a shared VPC
+/// whose network project its credentials may not change firewall rules in, which only the
+/// cloud can tell (docs/differences-from-cccmo.md).
+fn firewall_rules_management(p: &Gcp) -> &'static str {
+    if p.firewall_rules_management == UNMANAGED {
+        "Disabled"
+    } else {
+        "Enabled"
     }
 }
 
@@ -84,46 +81,28 @@ pub(crate) fn config(infra_id: &str, p: &Gcp, subnet: &str, release: InstallerRe
     if !p.network_project_id.is_empty() {
         let _ = write!(out, "\nnetwork-project-id = {}", p.network_project_id);
     }
-    let (api, container) = endpoint_overrides(p);
+    let (api, container) = super::gcp_service_endpoints::cloud_config_overrides(p, release);
     if let Some(api) = api {
         let _ = write!(out, "\napi-endpoint = {api}");
     }
     if let Some(container) = container {
         let _ = write!(out, "\ncontainer-api-endpoint = {container}");
     }
-    out.push_str("\n\n");
-    out
-}
-
-/// The cloud config's endpoint overrides, compute then container: from the Private Service
-/// Connect endpoint's name whenever it is set (the CCM is a cluster component, which uses the
-/// overrides whether or not `clusterUseOnly` keeps the installer itself on the public
-/// endpoints), else from `serviceEndpoints` named `Compute` and `Container` (the last of each
-/// name wins, as the installer's loop leaves it). The install-config has one or the other, by
-/// release.
-pub(crate) fn endpoint_overrides(p: &Gcp) -> (Option<String>, Option<String>) {
-    if let Some(e) = &p.endpoint {
-        return (
-            Some(format!("compute-{}.p.googleapis.com", e.name)),
-            Some(format!("container-{}.p.googleapis.com", e.name)),
+    if release.gcp_firewall_rules_management_line() {
+        let _ = write!(
+            out,
+            "\nfirewall-rules-management = {}",
+            firewall_rules_management(p)
         );
     }
-    let mut api = None;
-    let mut container = None;
-    for e in &p.service_endpoints {
-        match e.name.as_str() {
-            "Compute" => api = Some(e.url.clone()),
-            "Container" => container = Some(e.url.clone()),
-            _ => {}
-        }
-    }
-    (api, container)
+    out.push_str("\n\n");
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::install_config::types::{GcpPscEndpoint, ServiceEndpoint};
+    use crate::config::install_config::types::GcpPscEndpoint;
 
     fn with_endpoint(name: &str) -> Gcp {
         Gcp {
@@ -133,54 +112,48 @@ mod tests {
     }
 
     #[test]
-    fn endpoint_names_follow_the_psc_rule() {
-        assert!(check(&with_endpoint("psc1"), "platform.gcp").is_ok());
-        for bad in ["", "1psc", "Psc", "psc-1", "a123456789012345678901"] {
-            let e = check(&with_endpoint(bad), "platform.gcp").expect_err("refused");
-            assert!(
-                e.to_string().starts_with("platform.gcp.endpoint.name:"),
-                "{e}"
-            );
-        }
+    fn an_endpoint_needs_a_name_and_overrides_nothing() {
+        let e = check(&with_endpoint(""), "platform.gcp").expect_err("refused");
+        assert_eq!(e.to_string(), "platform.gcp.endpoint.name: required");
+        // Any name the installer accepts: GCP itself holds the endpoint to its naming rule.
+        assert!(check(&with_endpoint("My_Endpoint"), "platform.gcp").is_ok());
+        let p = Gcp {
+            project_id: "p".into(),
+            ..with_endpoint("psc1")
+        };
+        let text = config("c", &p, "s", InstallerRelease::default());
+        assert!(!text.contains("endpoint"), "{text}");
     }
 
     #[test]
-    fn firewall_policy_unmanaged_and_unknown_values_are_refused() {
+    fn firewall_policies_are_the_installers_enum_and_unmanaged_disables_the_rules() {
         let p = |v: &str| Gcp {
             firewall_rules_management: v.into(),
             ..Gcp::default()
         };
         assert!(check(&p("Managed"), "platform.gcp").is_ok());
-        assert!(check(&p("Unmanaged"), "platform.gcp").is_err());
-        assert!(check(&p("managed"), "platform.gcp").is_err());
-    }
-
-    #[test]
-    fn overrides_name_the_compute_and_container_services() {
+        assert!(check(&p("Unmanaged"), "platform.gcp").is_ok());
+        let e = check(&p("managed"), "platform.gcp").expect_err("refused");
         assert_eq!(
-            endpoint_overrides(&with_endpoint("psc1")),
-            (
-                Some("compute-psc1.p.googleapis.com".into()),
-                Some("container-psc1.p.googleapis.com".into())
-            )
+            e.to_string(),
+            "platform.gcp.firewallRulesManagement: \"managed\": supported values: \"Managed\", \"Unmanaged\""
         );
-        let p = Gcp {
-            service_endpoints: vec![
-                ServiceEndpoint {
-                    name: "Container".into(),
-                    url: "https://c.example.com".into(),
-                },
-                ServiceEndpoint {
-                    name: "DNS".into(),
-                    url: "https://d.example.com".into(),
-                },
-            ],
-            ..Gcp::default()
-        };
-        assert_eq!(
-            endpoint_overrides(&p),
-            (None, Some("https://c.example.com".into()))
-        );
+        let newest = InstallerRelease::default();
+        let at_4_20 = InstallerRelease::of("4.20").expect("a release");
+        for (policy, line) in [
+            ("", "Enabled"),
+            ("Managed", "Enabled"),
+            ("Unmanaged", "Disabled"),
+        ] {
+            let text = config("c", &p(policy), "s", newest);
+            assert!(
+                text.ends_with(&format!(
+                    "subnetwork-name = s\nfirewall-rules-management = {line}\n\n"
+                )),
+                "{policy}: {text}"
+            );
+        }
+        assert!(!config("c", &p(""), "s", at_4_20).contains("firewall-rules-management"));
     }
 
     #[test]
@@ -195,12 +168,16 @@ mod tests {
         assert!(config("c", &p, "s", at(19)).ends_with("subnetwork-name = s\n\n"));
         assert!(!config("c", &p, "s", newest).ends_with("\n\n\n"));
         p.network_project_id = "np".into();
-        for release in [at(18), at(19), newest] {
+        for release in [at(18), at(19), at(20)] {
             assert!(
                 config("c", &p, "s", release)
                     .ends_with("subnetwork-name = s\nnetwork-project-id = np\n\n"),
                 "{release:?}"
             );
         }
+        // From 4.21 the firewall policy follows the network project.
+        assert!(config("c", &p, "s", newest).ends_with(
+            "subnetwork-name = s\nnetwork-project-id = np\nfirewall-rules-management = Enabled\n\n"
+        ));
     }
 }

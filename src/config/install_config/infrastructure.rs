@@ -256,7 +256,7 @@ fn azure_status(p: &super::Azure, infra_id: &str, release: InstallerRelease) -> 
     if release.writes_ip_family() {
         status["ipFamily"] = json!(p.ip_family);
     }
-    // From 4.21, on every Azure cluster (Azure Stack Hub too): PlatformDefault, or
+    // From 4.20, on every Azure cluster (Azure Stack Hub too): PlatformDefault, or
     // ClusterHosted with userProvisionedDNS (infrastructure_test.go "default Azure custom DNS",
     // "Azure custom DNS").
     if release.writes_azure_dns_type() {
@@ -278,9 +278,10 @@ fn gcp_status(p: &super::Gcp, release: InstallerRelease) -> Value {
         "region": p.region,
         "cloudLoadBalancerConfig": dns_type(&p.user_provisioned_dns),
     });
-    // 4.19 and 4.20: the overrides as given (infrastructure_test.go "gcp service endpoints").
+    // 4.19 and 4.20 (infrastructure_test.go "gcp service endpoints"): sorted at 4.19,
+    // formatted at 4.20 (`super::gcp_service_endpoints`).
     if release.copies_gcp_service_endpoints() && !p.service_endpoints.is_empty() {
-        status["serviceEndpoints"] = json!(p.service_endpoints);
+        status["serviceEndpoints"] = json!(super::gcp_service_endpoints::status(p, release));
     }
     if !p.user_labels.is_empty() {
         status["resourceLabels"] = p

@@ -8,7 +8,9 @@
 //! Where each fact comes from (`openshift/installer`, `openshift/api`):
 //! * The gates and their feature sets: `openshift/api` `features/features.go` on the branches
 //!   `release-4.18` to `release-4.23` (`AWSClusterHostedDNS`, `GCPClusterHostedDNS` 4.18–4.21;
-//!   `*ClusterHostedDNSInstall`, `GCPCustomAPIEndpointsInstall` from 4.20; `GCPClusterHostedDNSInstall`
+//!   `*ClusterHostedDNSInstall`, `GCPCustomAPIEndpointsInstall` from 4.20 (the 4.20 installer
+//!   checks `AzureClusterHostedDNSInstall`, `pkg/types/azure/validation/featuregates.go` on
+//!   `OCPBUGS-74390-release-4.20`); `GCPClusterHostedDNSInstall`
 //!   Default-on at 4.21 and gone from 4.22; `AzureClusterHostedDNSInstall` Default-on at 4.22 and
 //!   gone from 4.23; `AWSDualStackInstall`, `AzureDualStackInstall` from 4.21,
 //!   `AWSEuropeanSovereignCloudInstall` from 4.22, previews only; `AWSDualStackInstall` Default-on
@@ -90,6 +92,8 @@ pub(crate) enum Field {
     GcpFirewallRulesManagement,
     /// `platform.aws.region` in the AWS European Sovereign Cloud (`eusc-…`).
     AwsSovereignRegion,
+    /// `platform.azure.subnets`.
+    AzureSubnets,
     /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
     VSphereHostGroupZone,
 }
@@ -103,6 +107,9 @@ pub(crate) enum Changes {
     Infrastructure,
     /// Both.
     Both,
+    /// Neither: the field is read (and refused where the release has it not), but what that
+    /// installer writes is the same with it or without it.
+    Nothing,
 }
 
 impl Changes {
@@ -112,6 +119,7 @@ impl Changes {
             Self::CloudConfig => "cloud config",
             Self::Infrastructure => "Infrastructure",
             Self::Both => "cloud config, Infrastructure",
+            Self::Nothing => "nothing",
         }
     }
 }
@@ -160,9 +168,10 @@ const fn gated(from: u8, name: &'static str, sets: &'static [&'static str]) -> S
 /// Every install-config field whose presence or gate depends on the release: the one table the
 /// install-config's release checks (`release_fields`) and `docs/install-config.md` read. The
 /// module's header says where each fact comes from; the cloud config's own (GCP's Private
-/// Service Connect `endpoint` and `firewallRulesManagement`, installer PRs #9991 and #10018,
-/// merged for 4.21; AWS's `NodeIPFamilies`, PR #10257, with `ipFamily` from 4.22) are in
-/// `gcp.rs` and `cloud_provider_config.rs`.
+/// Service Connect `endpoint`, PR #9991, which from d0ba8fcb99, PR #9992, changes neither object,
+/// and `firewallRulesManagement`, PR #10018, both on `release-4.21` and not before; AWS's
+/// `NodeIPFamilies`, PR #10257, with `ipFamily` from 4.22) are in `gcp.rs` and
+/// `cloud_provider_config.rs`.
 pub(crate) const FIELDS: &[Row] = &[
     Row {
         field: Field::AwsUserProvisionedDns,
@@ -192,7 +201,7 @@ pub(crate) const FIELDS: &[Row] = &[
         path: "platform.azure.userProvisionedDNS",
         changes: Changes::Infrastructure,
         history: &[
-            gated(21, "AzureClusterHostedDNSInstall", PREVIEWS),
+            gated(20, "AzureClusterHostedDNSInstall", PREVIEWS),
             gated(22, "AzureClusterHostedDNSInstall", FIXED),
             since(23),
         ],
@@ -206,6 +215,15 @@ pub(crate) const FIELDS: &[Row] = &[
             gated(22, "AWSDualStackInstall", PREVIEWS),
             gated(23, "AWSDualStackInstall", FIXED),
         ],
+        until: None,
+    },
+    // pkg/types/azure/platform.go on release-4.21 (installer a9af27250b, PR #9773); the 4.20
+    // branch's Platform has no such field.
+    Row {
+        field: Field::AzureSubnets,
+        path: "platform.azure.subnets",
+        changes: Changes::CloudConfig,
+        history: &[since(21)],
         until: None,
     },
     Row {
@@ -254,7 +272,7 @@ pub(crate) const FIELDS: &[Row] = &[
     Row {
         field: Field::GcpPscEndpoint,
         path: "platform.gcp.endpoint",
-        changes: Changes::CloudConfig,
+        changes: Changes::Nothing,
         history: &[since(21)],
         until: None,
     },
@@ -372,6 +390,13 @@ impl InstallerRelease {
         self.minor <= 18
     }
 
+    /// GCP's cloud config ends with `firewall-rules-management` from 4.21 (installer
+    /// 68b41666fa, PR #10018, an ancestor of `release-4.21`, not of the 4.20 branch; the
+    /// release-4.21 `gcp/cloudproviderconfig_test.go` expects the line in every case).
+    pub(crate) fn gcp_firewall_rules_management_line(self) -> bool {
+        self.minor >= 21
+    }
+
     /// PowerVS's cloud config template has an `rmEndpointOverride` line from 4.19: the 4.18
     /// template (`powervs/cloudproviderconfig.go` as openshift/installer-aro-wrapper vendors it
     /// on `release-4.18`, installer 14cd7a64e088) ends at `rcEndpointOverride`.
@@ -387,10 +412,20 @@ impl InstallerRelease {
     }
 
     /// Azure's status `cloudLoadBalancerConfig.dnsType` (with `platform.azure.userProvisionedDNS`):
-    /// Azure user-provisioned DNS is a Technology Preview of 4.21 and GA in 4.22 (OpenShift
-    /// release notes, openshift-docs PRs #105026 and #110484).
+    /// installer dbba6e304f (PR #9861, 2025-08-05), an ancestor of the 4.20 branch
+    /// (`OCPBUGS-74390-release-4.20`) and not of 4.19's, whose `infrastructure_test.go` expects
+    /// it in every Azure case; `pkg/types/azure/validation/featuregates.go` there gates
+    /// `Enabled` by `AzureClusterHostedDNSInstall`, which openshift/api `release-4.20` enables
+    /// in the previews.
     pub(crate) fn writes_azure_dns_type(self) -> bool {
-        self.minor >= 21
+        self.minor >= 20
+    }
+
+    /// GCP's `serviceEndpoints` URLs go through `FormatGCPEndpoint` at 4.20 (installer
+    /// abc661e5f4, PR #9535, on `OCPBUGS-74390-release-4.20`; 4.19 writes them as given and
+    /// sorts the status's by name; `gcp_service_endpoints`).
+    pub(crate) fn gcp_formats_service_endpoints(self) -> bool {
+        self.minor >= 20
     }
 
     /// GCP's status `serviceEndpoints`, copied from `platform.gcp.serviceEndpoints`.
@@ -489,8 +524,12 @@ mod tests {
             let at = |m: &str| InstallerRelease::of(m).expect("release").presence(field);
             assert_eq!(at("4.20"), Presence::NotYet { since: 21 }, "{field:?}");
             assert_eq!(at("4.21"), Presence::Free, "{field:?}");
-            assert_eq!(row(field).changes, Changes::CloudConfig);
         }
+        assert_eq!(
+            row(Field::GcpFirewallRulesManagement).changes,
+            Changes::CloudConfig
+        );
+        assert_eq!(row(Field::GcpPscEndpoint).changes, Changes::Nothing);
         assert_eq!(row(Field::AwsIpFamily).changes, Changes::Both);
     }
 
@@ -524,6 +563,21 @@ mod tests {
         );
         assert_eq!(at("4.22", Field::GcpUserProvisionedDns), Presence::Free);
         assert_eq!(at("4.23", Field::AzureUserProvisionedDns), Presence::Free);
+        // Azure's dnsType and its gate came with the 4.20 branch (installer dbba6e304f).
+        assert_eq!(
+            at("4.19", Field::AzureUserProvisionedDns),
+            Presence::NotYet { since: 20 }
+        );
+        assert_eq!(
+            at("4.20", Field::AzureUserProvisionedDns),
+            Presence::Gated(Gate {
+                name: "AzureClusterHostedDNSInstall",
+                sets: PREVIEWS
+            })
+        );
+        let release = |m: &str| InstallerRelease::of(m).expect("release");
+        assert!(!release("4.19").writes_azure_dns_type());
+        assert!(release("4.20").writes_azure_dns_type());
         assert_eq!(
             at("4.23", Field::AwsIpFamily),
             Presence::Gated(Gate {

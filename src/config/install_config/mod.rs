@@ -13,12 +13,14 @@
 //! flag per fact (`facts`); when some are missing, the derivation stops with one error naming
 //! every input that would supply them.
 
+mod azure_subnets;
 mod checked;
 mod cloud_provider_config;
 mod decode;
 pub mod facts;
 mod feature_gate;
 mod gcp;
+mod gcp_service_endpoints;
 mod go_decoder;
 mod go_json;
 pub(crate) mod infra_id;

@@ -53,6 +53,14 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
             if is_dual_stack(&p.ip_family) {
                 out.push(set(Field::AzureIpFamily, &p.ip_family, true));
             }
+            if !p.subnets.is_empty() {
+                out.push(Set {
+                    field: Field::AzureSubnets,
+                    at: None,
+                    value: None,
+                    gated: false,
+                });
+            }
         }
         Platform::Gcp(p) => {
             out.extend(dns(Field::GcpUserProvisionedDns, &p.user_provisioned_dns));
@@ -107,6 +115,22 @@ fn host_group_zone(p: &VSphere) -> Option<Set> {
 pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()> {
     for set in fields_set(ic) {
         check_one(&set, release, &ic.features)?;
+    }
+    // GCP's service endpoints at the releases that read them: their names and URLs by release.
+    if let Platform::Gcp(p) = &ic.platform
+        && matches!(
+            release.presence(Field::GcpServiceEndpoints),
+            Presence::Gated(_) | Presence::Free
+        )
+    {
+        super::gcp_service_endpoints::check(p, release, "platform.gcp")?;
+    }
+    // From 4.21 the installer converts Azure's single-subnet fields into `subnets` and checks
+    // the list; before, it checks neither.
+    if let Platform::Azure(p) = &ic.platform
+        && release.presence(Field::AzureSubnets) == Presence::Free
+    {
+        super::azure_subnets::check(p, "platform.azure")?;
     }
     Ok(())
 }

@@ -183,8 +183,15 @@ pub(crate) struct Azure {
     pub(crate) network_resource_group_name: String,
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) virtual_network: String,
+    /// Deprecated from 4.21 for `subnets`.
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) control_plane_subnet: String,
+    /// Deprecated from 4.21 for `subnets`.
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) compute_subnet: String,
+    /// `subnets` (installer 4.21+).
+    #[serde(default, deserialize_with = "nullable")]
+    pub(crate) subnets: Vec<AzureSubnet>,
     #[serde(default, deserialize_with = "nullable")]
     pub(crate) user_tags: BTreeMap<String, String>,
     /// `IPv4` (the default), `DualStackIPv4Primary` or `DualStackIPv6Primary`.
@@ -200,6 +207,49 @@ pub(crate) struct Azure {
     /// `Enabled` or `Disabled` (installer 4.21+).
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub(crate) user_provisioned_dns: String,
+}
+
+/// A subnet's role (CAPZ `SubnetRole`, as the installer's `SubnetSpec` takes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AzureSubnetRole {
+    /// `node`: compute nodes.
+    Node,
+    /// `control-plane`.
+    ControlPlane,
+}
+
+impl AzureSubnetRole {
+    const ALL: [Self; 2] = [Self::Node, Self::ControlPlane];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Node => "node",
+            Self::ControlPlane => "control-plane",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AzureSubnetRole {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Self::ALL
+            .into_iter()
+            .find(|role| role.as_str() == name)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "{name:?}: supported values: \"node\", \"control-plane\""
+                ))
+            })
+    }
+}
+
+/// One of `platform.azure.subnets` (installer 4.21 `pkg/types/azure` `SubnetSpec`; what it
+/// changes is in `super::azure_subnets`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct AzureSubnet {
+    #[serde(default)]
+    pub(crate) name: String,
+    pub(crate) role: AzureSubnetRole,
 }
 
 /// `platform.azure` of a machine pool (and `defaultMachinePlatform`): only the identity is read.

@@ -9,10 +9,12 @@
 //! index id 6579961715: the fields, their order and the constant values); `types.go` at commit
 //! 12251e73 (`resourceManagerEndpoint`, omitempty, right after `subscriptionId`);
 //! `pkg/types/azure/platform.go` (`NetworkSecurityGroupName` = `<infraID>-nsg`,
-//! `ClusterResourceGroupName` = `resourceGroupName` or `<infraID>-rg`).
+//! `ClusterResourceGroupName` = `resourceGroupName` or `<infraID>-rg`); the subnet from 4.21
+//! the first of role `node` (`super::super::azure_subnets`).
 
 use super::super::Azure;
 use super::super::facts::{self, Missing, PlatformFacts};
+use crate::config::install_config::azure_subnets;
 use crate::config::install_config::installer_release::InstallerRelease;
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, bail};
@@ -84,7 +86,7 @@ impl Names {
             network_resource_group: or(&p.network_resource_group_name, resource_group.clone()),
             resource_group,
             vnet: or(&p.virtual_network, format!("{infra_id}-vnet")),
-            subnet: or(&p.compute_subnet, format!("{infra_id}-worker-subnet")),
+            subnet: azure_subnets::node_subnet(p, infra_id),
             security_group: format!("{infra_id}-nsg"),
             route_table: format!("{infra_id}-node-routetable"),
         }

@@ -442,9 +442,10 @@ impl InstallerRelease {
         self.minor >= 19
     }
 
-    /// vSphere: the status's deprecated `apiServerInternalIP` and `ingressIP` besides the lists.
+    /// vSphere: the status's deprecated `apiServerInternalIP` and `ingressIP` besides the lists,
+    /// which installer PR #9526 (b9309ad2ef, on release-4.19) stopped writing for vSphere.
     pub(crate) fn vsphere_singular_vips(self) -> bool {
-        self.minor < 21
+        self.minor < 19
     }
 
     /// `VSphereMultiNetworks`, which makes the installer write `spec.platformSpec.vsphere.

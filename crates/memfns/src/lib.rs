@@ -6,8 +6,8 @@
 //! copies with `rep movsq` and then a `movsb` loop for the last bytes, whatever the length, and
 //! its `memcmp` (src/string/memcmp.c) compares a byte at a time. A render copies and compares
 //! thousands of short strings and map entries, where `rep movsq`'s start-up of some thirty
-//! cycles is most of the cost: sampled with `perf`, musl's `memcpy` was a sixth of a render's
-//! user time. These are the usual short-copy forms instead (two overlapping loads and stores
+//! cycles is most of the cost (docs/performance.md, #levers, holds what it cost). These are
+//! the usual short-copy forms instead (two overlapping loads and stores
 //! for up to 64 bytes, a 16-byte loop up to 1 KiB, then `rep movsb`; a move to a higher,
 //! overlapping address 16 bytes at a time from the end; word-sized compares).
 //!
@@ -39,5 +39,5 @@ mod x86_64;
 #[cfg(target_arch = "x86_64")]
 pub use x86_64::{bcmp, memcmp, memcpy, memmove};
 
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests;
+// Their tests are the crate's integration tests: tests/rust_functions.rs (also under Miri) and
+// tests/shipped.rs (the shipped binary's code), both over tests/properties.

@@ -1,5 +1,5 @@
 //! The `Infrastructure` the installer writes (`pkg/asset/manifests/infrastructure.go`,
-//! `topologies.go`, `vsphere/infrastructure.go`, `nutanix/infrastructure.go`,
+//! `vsphere/infrastructure.go`, `nutanix/infrastructure.go`,
 //! `external/infrastructure.go`).
 
 use super::installer_release::InstallerRelease;
@@ -18,7 +18,8 @@ pub(crate) fn derive(
     ibm_instance_crn: Option<&str>,
     release: InstallerRelease,
 ) -> Result<Value> {
-    let (control_plane_topology, infrastructure_topology) = topologies(ic);
+    let (control_plane_topology, infrastructure_topology) =
+        super::topologies::topologies(ic, release);
     let members = platform(ic, infra_id, ibm_instance_crn, release)?;
     let member_key = member_key(&ic.platform);
     let platform_type = members.platform.as_str();
@@ -55,26 +56,6 @@ pub(crate) fn derive(
             "platformStatus": platform_status,
         },
     }))
-}
-
-/// `determineTopologies` (newest rule): 1 control-plane replica is SingleReplica, 2 DualReplica
-/// (HighlyAvailableArbiter with arbiter replicas), else HighlyAvailable; the infrastructure is
-/// SingleReplica only for a single-node control plane with no workers.
-pub(crate) fn topologies(ic: &InstallConfig) -> (&'static str, &'static str) {
-    let mut control_plane = match ic.control_plane_replicas {
-        1 => "SingleReplica",
-        2 => "DualReplica",
-        _ => "HighlyAvailable",
-    };
-    if ic.control_plane_replicas >= 2 && ic.arbiter_replicas != 0 {
-        control_plane = "HighlyAvailableArbiter";
-    }
-    let infrastructure = if control_plane == "SingleReplica" && ic.compute_replicas == 0 {
-        "SingleReplica"
-    } else {
-        "HighlyAvailable"
-    };
-    (control_plane, infrastructure)
 }
 
 fn member_key(platform: &Platform) -> &'static str {
@@ -181,12 +162,12 @@ fn platform(
             )
         }
         Platform::BareMetal(v) => {
-            let (spec, status) = vip_members(v, &machine_networks(ic)?);
+            let (spec, status) = vip_members(v, &machine_networks(ic)?, release);
             members(PlatformType::BareMetal, Some(spec), Some(status))
         }
         Platform::OpenStack(p) => {
             let v = openstack_vips(&p.vips, ic)?;
-            let (spec, status) = vip_members(&v, &machine_networks(ic)?);
+            let (spec, status) = vip_members(&v, &machine_networks(ic)?, release);
             members(PlatformType::OpenStack, Some(spec), Some(status))
         }
         Platform::VSphere(p) => {
@@ -194,7 +175,7 @@ fn platform(
             members(PlatformType::VSphere, Some(spec), Some(status))
         }
         Platform::Nutanix(p) => {
-            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips, true));
+            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips, true, release));
             members(PlatformType::Nutanix, Some(nutanix_spec(p)), status)
         }
     })
@@ -388,11 +369,23 @@ fn openstack_vips(v: &Vips, ic: &InstallConfig) -> Result<Vips> {
     Ok(v)
 }
 
-fn vip_status(v: &Vips, singular: bool) -> Value {
+/// The status of a VIP platform. From 4.21 it carries `dnsRecordsType`, `Internal` unless the
+/// install-config says `External` (installer 8f91fb56a4, PR #9924: the platforms' defaults set
+/// `Internal`, `infrastructure.go` copies it into the bare metal, OpenStack, vSphere and Nutanix
+/// statuses it writes with VIPs; release-4.21 @6285755d19, the master of 4.22 @8e014ada25).
+fn vip_status(v: &Vips, singular: bool, release: InstallerRelease) -> Value {
     let mut status = json!({
         "apiServerInternalIPs": v.api_vips,
         "ingressIPs": v.ingress_vips,
     });
+    if release.writes_dns_records_type() {
+        let kind = if v.dns_records_type.is_empty() {
+            "Internal"
+        } else {
+            v.dns_records_type.as_str()
+        };
+        status["dnsRecordsType"] = json!(kind);
+    }
     // The deprecated single values (openshift/api: "Deprecated: Use APIServerInternalIPs").
     if singular {
         status["apiServerInternalIP"] = json!(v.api_vips.first());
@@ -405,8 +398,8 @@ fn vip_status(v: &Vips, singular: bool) -> Value {
 }
 
 /// BareMetal and OpenStack: the spec mirrors the VIPs and machine networks.
-fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
-    let mut status = vip_status(v, true);
+fn vip_members(v: &Vips, machine_networks: &[String], release: InstallerRelease) -> (Value, Value) {
+    let mut status = vip_status(v, true, release);
     status["machineNetworks"] = json!(machine_networks);
     let spec = json!({
         "apiServerInternalIPs": v.api_vips,
@@ -432,7 +425,7 @@ fn vsphere_members(
     let mut status = if p.vips.api_vips.is_empty() {
         json!({"apiServerInternalIPs": null, "ingressIPs": null})
     } else {
-        vip_status(&p.vips, release.vsphere_singular_vips())
+        vip_status(&p.vips, release.vsphere_singular_vips(), release)
     };
     status["machineNetworks"] = json!(networks);
     let multi_networks = release.vsphere_multi_networks();
@@ -440,7 +433,7 @@ fn vsphere_members(
         .features
         .is_enabled(multi_networks.name, multi_networks.sets)
         .then_some(&machine_networks);
-    let spec = vsphere_spec(p, infra_id, &networks, node_networking);
+    let spec = vsphere_spec(p, infra_id, &networks, node_networking, release);
     Ok((spec, status))
 }
 
@@ -473,6 +466,7 @@ fn vsphere_spec(
     infra_id: &str,
     networks: &[String],
     node_networking: Option<&Vec<String>>,
+    release: InstallerRelease,
 ) -> Value {
     let vcenters: Vec<Value> = p
         .vcenters
@@ -494,7 +488,7 @@ fn vsphere_spec(
             !fd.topology.compute_cluster.is_empty()
                 && fd.topology.networks.first().is_some_and(|n| !n.is_empty())
         })
-        .map(|fd| vsphere_failure_domain(fd, infra_id))
+        .map(|fd| vsphere_failure_domain(fd, infra_id, release))
         .collect();
     // `apiServerInternalIPs` and `ingressIPs` are not omitempty (`types.StringsToIPs` gives `[]`
     // for none), nor in effect is the `nodeNetworking` struct: without VSphereMultiNetworks
@@ -523,17 +517,27 @@ fn vsphere_spec(
 
 /// One failure domain of `GetInfraPlatformSpec`. The template defaults to
 /// `/<datacenter>/vm/<infraID>-rhcos-<name>` (`utils.GenerateVSphereTemplateName`,
-/// `pkg/utils/vmware.go` @47812b1e). A `zoneType: HostGroup` failure domain (its gate
+/// `pkg/utils/vmware.go` @47812b1e), at 4.18 to `/<datacenter>/vm/<infraID>-rhcos-<region>-<zone>`
+/// ([`InstallerRelease::vsphere_template_by_region_and_zone`]). A `zoneType: HostGroup` failure domain (its gate
 /// `VSphereHostVMGroupZonal` on, which the release check makes sure of) gets
 /// `regionAffinity.type` from `regionType` and `zoneAffinity` `HostGroup` with the install-config's
 /// host group and the VM group and VM-host rule the installer creates, both named
 /// `<infraID>-<name>`.
-fn vsphere_failure_domain(fd: &super::types::VSphereFailureDomain, infra_id: &str) -> Value {
+fn vsphere_failure_domain(
+    fd: &super::types::VSphereFailureDomain,
+    infra_id: &str,
+    release: InstallerRelease,
+) -> Value {
     let t = &fd.topology;
-    let template = if t.template.is_empty() {
-        format!("/{}/vm/{infra_id}-rhcos-{}", t.datacenter, fd.name)
-    } else {
+    let template = if !t.template.is_empty() {
         t.template.clone()
+    } else if release.vsphere_template_by_region_and_zone() {
+        format!(
+            "/{}/vm/{infra_id}-rhcos-{}-{}",
+            t.datacenter, fd.region, fd.zone
+        )
+    } else {
+        format!("/{}/vm/{infra_id}-rhcos-{}", t.datacenter, fd.name)
     };
     let mut topology = Map::new();
     for (k, v) in [

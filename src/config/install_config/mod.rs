@@ -30,6 +30,7 @@ mod net;
 mod network;
 mod platform;
 mod release_fields;
+mod topologies;
 mod vips;
 mod vsphere;
 
@@ -243,6 +244,7 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
         platform,
         control_plane_replicas: replicas.control_plane,
         arbiter_replicas: replicas.arbiter,
+        arbiter_section: d.arbiter.is_some(),
         compute_replicas: replicas.compute,
         machine_networks,
         networks,

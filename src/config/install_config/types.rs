@@ -478,7 +478,8 @@ pub(crate) struct Vips {
     pub(crate) ingress_vip: String,
     #[serde(default)]
     pub(crate) load_balancer: Option<LoadBalancer>,
-    /// `Internal` or `External` (installer 4.21+, `OnPremDNSRecords`); not derived, refused.
+    /// `Internal` (the default from 4.21) or `External` (gated by `OnPremDNSRecords`); a field
+    /// from 4.21 (`super::release_fields`).
     #[serde(default, rename = "dnsRecordsType", deserialize_with = "nullable")]
     pub(crate) dns_records_type: String,
 }

@@ -33,6 +33,7 @@ mod release_fields;
 mod topologies;
 mod vips;
 mod vsphere;
+mod vsphere_infrastructure;
 
 pub(crate) use checked::InstallConfig;
 pub(crate) use infrastructure::check_crn;

@@ -22,6 +22,7 @@ struct Case {
     value: Option<String>,
     base: Option<String>,
     names: Option<String>,
+    release: Option<String>,
     status: i32,
     message: String,
 }
@@ -184,6 +185,9 @@ fn every_corpus_case_exits_2_quickly_naming_the_input_and_leaves_dest_untouched(
         match inputs.iter_mut().find(|(flag, _)| *flag == case.flag) {
             Some(slot) => slot.1.clone_from(&input),
             None => inputs.push((case.flag.clone(), input.clone())),
+        }
+        if let Some(release) = &case.release {
+            inputs.push(("--release".into(), release.clone()));
         }
         let dest = tempfile::tempdir().expect("tempdir");
         copy_tree(template.path(), dest.path());

@@ -175,7 +175,16 @@ fn host_group_zones_render_where_their_gate_is_on_at_the_release() {
         let run = render(&bare, &["--release", release]);
         assert_eq!(run.code, Some(0), "{release}: {}", run.err);
     }
-    for release in ["4.18", "4.21"] {
+    // The 4.18 installer has no host-group fields (pkg/types/vsphere/platform.go on release-4.18
+    // @9094202399); they arrive with 4.19's (installer a17d6efb58).
+    let run = render(&docs_form, &["--release", "4.18"]);
+    assert_refused(
+        &run,
+        &[
+            "platform.vsphere.failureDomains[0].zoneType: \"HostGroup\": the installer of OpenShift 4.18 has no such field; it arrives in 4.19",
+        ],
+    );
+    for release in ["4.19", "4.21"] {
         let run = render(
             &bare,
             &["--release", release, "--emit-infrastructure", EMIT],

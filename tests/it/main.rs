@@ -29,6 +29,7 @@ mod install_config;
 mod install_config_accepts;
 mod installer_cloud_config;
 mod installer_infrastructure;
+mod installer_topologies;
 mod layers;
 mod man;
 mod matrix;

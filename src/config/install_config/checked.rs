@@ -18,6 +18,8 @@ pub(crate) struct InstallConfig {
     pub(crate) control_plane_replicas: i64,
     /// `arbiter.replicas` (default 0).
     pub(crate) arbiter_replicas: i64,
+    /// Whether the install-config has an `arbiter` section (a field from 4.19 on).
+    pub(crate) arbiter_section: bool,
     /// Sum of `compute[].replicas` (each defaults to 3, or 0 for the `edge` and `arbiter` pools).
     pub(crate) compute_replicas: i64,
     /// `networking.machineNetwork[].cidr`, canonical; `None` where the installer picks a random

@@ -94,7 +94,7 @@ pub(crate) fn derive(
         Platform::IbmCloud(p) => ibm::ibmcloud(p, ibm, &mut missing, &mut data)?,
         Platform::PowerVs(p) => ibm::powervs(p, ibm, &mut missing, &mut data)?,
         Platform::OpenStack(p) => {
-            openstack::derive(p, facts, &mut missing, &mut notes, &mut data)?;
+            openstack::derive(p, facts, release, &mut missing, &mut notes, &mut data)?;
         }
     }
     if !missing.is_empty() {

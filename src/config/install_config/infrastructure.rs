@@ -1,13 +1,13 @@
 //! The `Infrastructure` the installer writes (`pkg/asset/manifests/infrastructure.go`,
-//! `topologies.go`, `vsphere/infrastructure.go`, `nutanix/infrastructure.go`,
-//! `external/infrastructure.go`).
+//! `nutanix/infrastructure.go`, `external/infrastructure.go`); vSphere's spec is
+//! `super::vsphere_infrastructure`'s, the topologies `super::topologies`'.
 
 use super::installer_release::InstallerRelease;
 use super::{InstallConfig, Platform, Vips};
 use crate::config::install_config::types::AzureCloud;
 use anyhow::{Context as _, Result, anyhow, bail};
 use ccm_catalogue::platform::Platform as PlatformType;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// The Infrastructure, with `spec.cloudConfig` pointing at the cloud-provider-config when the
 /// installer writes one.
@@ -18,7 +18,8 @@ pub(crate) fn derive(
     ibm_instance_crn: Option<&str>,
     release: InstallerRelease,
 ) -> Result<Value> {
-    let (control_plane_topology, infrastructure_topology) = topologies(ic);
+    let (control_plane_topology, infrastructure_topology) =
+        super::topologies::topologies(ic, release);
     let members = platform(ic, infra_id, ibm_instance_crn, release)?;
     let member_key = member_key(&ic.platform);
     let platform_type = members.platform.as_str();
@@ -55,26 +56,6 @@ pub(crate) fn derive(
             "platformStatus": platform_status,
         },
     }))
-}
-
-/// `determineTopologies` (newest rule): 1 control-plane replica is SingleReplica, 2 DualReplica
-/// (HighlyAvailableArbiter with arbiter replicas), else HighlyAvailable; the infrastructure is
-/// SingleReplica only for a single-node control plane with no workers.
-pub(crate) fn topologies(ic: &InstallConfig) -> (&'static str, &'static str) {
-    let mut control_plane = match ic.control_plane_replicas {
-        1 => "SingleReplica",
-        2 => "DualReplica",
-        _ => "HighlyAvailable",
-    };
-    if ic.control_plane_replicas >= 2 && ic.arbiter_replicas != 0 {
-        control_plane = "HighlyAvailableArbiter";
-    }
-    let infrastructure = if control_plane == "SingleReplica" && ic.compute_replicas == 0 {
-        "SingleReplica"
-    } else {
-        "HighlyAvailable"
-    };
-    (control_plane, infrastructure)
 }
 
 fn member_key(platform: &Platform) -> &'static str {
@@ -181,12 +162,12 @@ fn platform(
             )
         }
         Platform::BareMetal(v) => {
-            let (spec, status) = vip_members(v, &machine_networks(ic)?);
+            let (spec, status) = vip_members(v, &machine_networks(ic)?, release);
             members(PlatformType::BareMetal, Some(spec), Some(status))
         }
         Platform::OpenStack(p) => {
             let v = openstack_vips(&p.vips, ic)?;
-            let (spec, status) = vip_members(&v, &machine_networks(ic)?);
+            let (spec, status) = vip_members(&v, &machine_networks(ic)?, release);
             members(PlatformType::OpenStack, Some(spec), Some(status))
         }
         Platform::VSphere(p) => {
@@ -194,7 +175,7 @@ fn platform(
             members(PlatformType::VSphere, Some(spec), Some(status))
         }
         Platform::Nutanix(p) => {
-            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips, true));
+            let status = (!p.vips.api_vips.is_empty()).then(|| vip_status(&p.vips, true, release));
             members(PlatformType::Nutanix, Some(nutanix_spec(p)), status)
         }
     })
@@ -388,11 +369,23 @@ fn openstack_vips(v: &Vips, ic: &InstallConfig) -> Result<Vips> {
     Ok(v)
 }
 
-fn vip_status(v: &Vips, singular: bool) -> Value {
+/// The status of a VIP platform. From 4.21 it carries `dnsRecordsType`, `Internal` unless the
+/// install-config says `External` (installer 8f91fb56a4, PR #9924: the platforms' defaults set
+/// `Internal`, `infrastructure.go` copies it into the bare metal, OpenStack, vSphere and Nutanix
+/// statuses it writes with VIPs; release-4.21 @6285755d19, the master of 4.22 @8e014ada25).
+fn vip_status(v: &Vips, singular: bool, release: InstallerRelease) -> Value {
     let mut status = json!({
         "apiServerInternalIPs": v.api_vips,
         "ingressIPs": v.ingress_vips,
     });
+    if release.writes_dns_records_type() {
+        let kind = if v.dns_records_type.is_empty() {
+            "Internal"
+        } else {
+            v.dns_records_type.as_str()
+        };
+        status["dnsRecordsType"] = json!(kind);
+    }
     // The deprecated single values (openshift/api: "Deprecated: Use APIServerInternalIPs").
     if singular {
         status["apiServerInternalIP"] = json!(v.api_vips.first());
@@ -405,8 +398,8 @@ fn vip_status(v: &Vips, singular: bool) -> Value {
 }
 
 /// BareMetal and OpenStack: the spec mirrors the VIPs and machine networks.
-fn vip_members(v: &Vips, machine_networks: &[String]) -> (Value, Value) {
-    let mut status = vip_status(v, true);
+fn vip_members(v: &Vips, machine_networks: &[String], release: InstallerRelease) -> (Value, Value) {
+    let mut status = vip_status(v, true, release);
     status["machineNetworks"] = json!(machine_networks);
     let spec = json!({
         "apiServerInternalIPs": v.api_vips,
@@ -426,13 +419,13 @@ fn vsphere_members(
     release: InstallerRelease,
 ) -> Result<(Value, Value)> {
     let machine_networks = machine_networks(ic)?;
-    let networks = vsphere_machine_networks(p, &machine_networks, release);
+    let networks = super::vsphere_infrastructure::machine_networks(p, &machine_networks, release);
     // Without VIPs the installer writes `VSpherePlatformStatus{}`, whose lists are not
     // omitempty (`null`).
     let mut status = if p.vips.api_vips.is_empty() {
         json!({"apiServerInternalIPs": null, "ingressIPs": null})
     } else {
-        vip_status(&p.vips, release.vsphere_singular_vips())
+        vip_status(&p.vips, release.vsphere_singular_vips(), release)
     };
     status["machineNetworks"] = json!(networks);
     let multi_networks = release.vsphere_multi_networks();
@@ -440,132 +433,9 @@ fn vsphere_members(
         .features
         .is_enabled(multi_networks.name, multi_networks.sets)
         .then_some(&machine_networks);
-    let spec = vsphere_spec(p, infra_id, &networks, node_networking);
+    let spec =
+        super::vsphere_infrastructure::spec(p, infra_id, &networks, node_networking, release);
     Ok((spec, status))
-}
-
-/// The spec's `machineNetworks`: `networking.machineNetwork`, then from 4.19 each API VIP and
-/// each Ingress VIP as a `/32` or `/128` network (`vipsToCIDRs`, `vip + mask` as written), only
-/// when not already there (`slices.Contains`).
-fn vsphere_machine_networks(
-    p: &super::VSphere,
-    machine_networks: &[String],
-    release: InstallerRelease,
-) -> Vec<String> {
-    let mut networks: Vec<String> = machine_networks.to_vec();
-    if !release.vsphere_vip_networks() {
-        return networks;
-    }
-    for vip in p.vips.api_vips.iter().chain(&p.vips.ingress_vips) {
-        let mask = if vip.contains(':') { "/128" } else { "/32" };
-        let cidr = format!("{vip}{mask}");
-        if !networks.contains(&cidr) {
-            networks.push(cidr);
-        }
-    }
-    networks
-}
-
-/// `vsphere.GetInfraPlatformSpec` (installer `pkg/asset/manifests/vsphere/infrastructure.go`
-/// @006d4573). `node_networking`: the machine networks, when `VSphereMultiNetworks` is on.
-fn vsphere_spec(
-    p: &super::VSphere,
-    infra_id: &str,
-    networks: &[String],
-    node_networking: Option<&Vec<String>>,
-) -> Value {
-    let vcenters: Vec<Value> = p
-        .vcenters
-        .iter()
-        .map(|vc| {
-            let mut entry = json!({"server": vc.server, "datacenters": vc.datacenters});
-            // openshift/api `VSpherePlatformVCenterSpec.Port` is `omitempty`.
-            if vc.port != 0 {
-                entry["port"] = json!(vc.port);
-            }
-            entry
-        })
-        .collect();
-    let failure_domains: Vec<Value> = p
-        .failure_domains
-        .iter()
-        // Only failure domains with a compute cluster and a network become spec entries.
-        .filter(|fd| {
-            !fd.topology.compute_cluster.is_empty()
-                && fd.topology.networks.first().is_some_and(|n| !n.is_empty())
-        })
-        .map(|fd| vsphere_failure_domain(fd, infra_id))
-        .collect();
-    // `apiServerInternalIPs` and `ingressIPs` are not omitempty (`types.StringsToIPs` gives `[]`
-    // for none), nor in effect is the `nodeNetworking` struct: without VSphereMultiNetworks
-    // its zero value is written, `{external: {}, internal: {}}`.
-    let mut spec = json!({
-        "vcenters": vcenters,
-        "machineNetworks": networks,
-        "apiServerInternalIPs": p.vips.api_vips,
-        "ingressIPs": p.vips.ingress_vips,
-        "nodeNetworking": {"external": {}, "internal": {}},
-    });
-    if !failure_domains.is_empty() {
-        spec["failureDomains"] = json!(failure_domains);
-    }
-    if let Some(machine_networks) = node_networking {
-        spec["nodeNetworking"] = match &p.node_networking {
-            Some(given) => given.clone(),
-            None => json!({
-                "external": {"networkSubnetCidr": machine_networks},
-                "internal": {"networkSubnetCidr": machine_networks},
-            }),
-        };
-    }
-    spec
-}
-
-/// One failure domain of `GetInfraPlatformSpec`. The template defaults to
-/// `/<datacenter>/vm/<infraID>-rhcos-<name>` (`utils.GenerateVSphereTemplateName`,
-/// `pkg/utils/vmware.go` @47812b1e). A `zoneType: HostGroup` failure domain (its gate
-/// `VSphereHostVMGroupZonal` on, which the release check makes sure of) gets
-/// `regionAffinity.type` from `regionType` and `zoneAffinity` `HostGroup` with the install-config's
-/// host group and the VM group and VM-host rule the installer creates, both named
-/// `<infraID>-<name>`.
-fn vsphere_failure_domain(fd: &super::types::VSphereFailureDomain, infra_id: &str) -> Value {
-    let t = &fd.topology;
-    let template = if t.template.is_empty() {
-        format!("/{}/vm/{infra_id}-rhcos-{}", t.datacenter, fd.name)
-    } else {
-        t.template.clone()
-    };
-    let mut topology = Map::new();
-    for (k, v) in [
-        ("datacenter", &t.datacenter),
-        ("computeCluster", &t.compute_cluster),
-        ("datastore", &t.datastore),
-        ("resourcePool", &t.resource_pool),
-        ("folder", &t.folder),
-        ("template", &template),
-    ] {
-        // VSpherePlatformTopology: resourcePool, folder and template are omitempty.
-        if !v.is_empty() || matches!(k, "datacenter" | "computeCluster" | "datastore") {
-            topology.insert(k.into(), json!(v));
-        }
-    }
-    topology.insert("networks".into(), json!(t.networks));
-    let mut spec = json!({
-        "name": fd.name,
-        "region": fd.region,
-        "zone": fd.zone,
-        "server": fd.server,
-        "topology": topology,
-    });
-    if fd.zone_type == super::vsphere::HOST_GROUP {
-        let vm_group = format!("{infra_id}-{}", fd.name);
-        spec["regionAffinity"] = json!({"type": fd.region_type});
-        spec["zoneAffinity"] = json!({
-            "type": fd.zone_type,
-            "hostGroup": {"hostGroup": t.host_group, "vmGroup": vm_group, "vmHostRule": vm_group},
-        });
-    }
-    spec
 }
 
 /// `nutanix.GetInfrastructureNutanixPlatformSpec` (installer

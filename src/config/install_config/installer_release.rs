@@ -96,6 +96,12 @@ pub(crate) enum Field {
     AzureSubnets,
     /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
     VSphereHostGroupZone,
+    /// `platform.vsphere.failureDomains[].regionType`, or a `zoneType` other than `HostGroup`.
+    VSphereFailureDomainTypes,
+    /// The `arbiter` machine pool.
+    Arbiter,
+    /// `platform.{baremetal,openstack,vsphere,nutanix}.dnsRecordsType`.
+    OnPremDnsRecordsType,
 }
 
 /// Which derived objects a release-dependent field changes.
@@ -247,16 +253,54 @@ pub(crate) const FIELDS: &[Row] = &[
         until: None,
     },
     // pkg/types/vsphere/validation/featuregates.go: a failure domain with `zoneType:
-    // HostGroup` or a `topology.hostGroup`; openshift/api `release-4.18` to `release-4.21`
-    // enable the gate in the previews, `release-4.22` on in every fixed set.
+    // HostGroup` or a `topology.hostGroup`; openshift/api `release-4.19` to `release-4.21`
+    // enable the gate in the previews, `release-4.22` on in every fixed set. The fields arrive
+    // with the 4.19 installer (pkg/types/vsphere/platform.go, installer a17d6efb58; not on
+    // release-4.18 @9094202399, whose vsphere/infrastructure.go writes no affinity).
     Row {
         field: Field::VSphereHostGroupZone,
         path: "platform.vsphere.failureDomains[].zoneType",
         changes: Changes::Infrastructure,
         history: &[
-            gated(18, "VSphereHostVMGroupZonal", PREVIEWS),
+            gated(19, "VSphereHostVMGroupZonal", PREVIEWS),
             gated(22, "VSphereHostVMGroupZonal", FIXED),
         ],
+        until: None,
+    },
+    // The same change: `regionType` (and a `zoneType` other than HostGroup), read with no gate.
+    Row {
+        field: Field::VSphereFailureDomainTypes,
+        path: "platform.vsphere.failureDomains[].regionType",
+        changes: Changes::Infrastructure,
+        history: &[since(19)],
+        until: None,
+    },
+    // pkg/types/installconfig.go: no `Arbiter` on release-4.18 (@9094202399), `Arbiter` on
+    // OCPBUGS-79002-release-4.19 (@34f7e1e355); pkg/types/validation/installconfig.go refuses
+    // the section unless HighlyAvailableArbiter is on up to release-4.21 (@6285755d19) and
+    // checks no gate on the master of 4.22 (@8e014ada25). openshift/api enables the gate in the
+    // previews at release-4.19, in Default too at release-4.20 and release-4.21, and has no such
+    // gate from release-4.22.
+    Row {
+        field: Field::Arbiter,
+        path: "arbiter",
+        changes: Changes::Infrastructure,
+        history: &[
+            gated(19, "HighlyAvailableArbiter", PREVIEWS),
+            gated(20, "HighlyAvailableArbiter", FIXED),
+            since(22),
+        ],
+        until: None,
+    },
+    // pkg/types/{baremetal,openstack,vsphere,nutanix}/platform.go on release-4.21 (installer
+    // 8f91fb56a4, PR #9924), not on the 4.20 branch; `External` gated by OnPremDNSRecords
+    // (`pkg/types/*/validation/featuregates.go`), which openshift/api release-4.21 to
+    // release-4.23 enable in the previews.
+    Row {
+        field: Field::OnPremDnsRecordsType,
+        path: "platform.{baremetal,openstack,vsphere,nutanix}.dnsRecordsType",
+        changes: Changes::Infrastructure,
+        history: &[gated(21, "OnPremDNSRecords", PREVIEWS)],
         until: None,
     },
     Row {
@@ -331,6 +375,25 @@ pub(crate) fn row(field: Field) -> &'static Row {
         .iter()
         .find(|r| r.field == field)
         .unwrap_or_else(|| unreachable!("every Field has its row in FIELDS: {field:?}"))
+}
+
+/// The control-plane topology rule of one release's `determineTopologies`
+/// (`pkg/asset/manifests/topologies.go`); the infrastructure topology follows the same rule at
+/// every release (1 worker in total: SingleReplica; 2 or more: HighlyAvailable; none: the
+/// control plane's, HighlyAvailable for DualReplica and HighlyAvailableArbiter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TopologyRule {
+    /// release-4.18 (@9094202399): fewer than 3 control-plane replicas is SingleReplica, else
+    /// HighlyAvailable; no DualReplica, no arbiter.
+    Of4_18,
+    /// OCPBUGS-79002-release-4.19 (@34f7e1e355; installer 0858ed4d4b, 15f5874a21): 2 replicas
+    /// is DualReplica, or HighlyAvailableArbiter with arbiter replicas; fewer is SingleReplica;
+    /// 3 or more is HighlyAvailable, arbiter or not.
+    Of4_19,
+    /// From OCPBUGS-74390-release-4.20 (@e473406c3e; installer c5f3c48a03), unchanged on
+    /// release-4.21 and master: 1 is SingleReplica, 2 DualReplica, more HighlyAvailable, and 2
+    /// or more with arbiter replicas HighlyAvailableArbiter.
+    From4_20,
 }
 
 /// What a release's installer does with a [`Field`].
@@ -448,6 +511,31 @@ impl InstallerRelease {
         self.minor < 19
     }
 
+    /// The on-premise platforms' status `dnsRecordsType` (`Internal` by default): installer
+    /// 8f91fb56a4 (PR #9924), on release-4.21 (@ca5361f96f, @6285755d19), not on the 4.20 branch
+    /// (@e473406c3e), whose types have no such field.
+    pub(crate) fn writes_dns_records_type(self) -> bool {
+        self.minor >= 21
+    }
+
+    /// vSphere's default failure-domain template at 4.18, `/<dc>/vm/<infraID>-rhcos-<region>-<zone>`
+    /// (`vsphere/infrastructure.go` on release-4.18 @9094202399); from 4.19
+    /// `<infraID>-rhcos-<failure domain name>` (`utils.GenerateVSphereTemplateName`,
+    /// installer abbe10adff, on OCPBUGS-79002-release-4.19 @34f7e1e355).
+    pub(crate) fn vsphere_template_by_region_and_zone(self) -> bool {
+        self.minor <= 18
+    }
+
+    /// OpenStack: whether the cloud config generator looks for Octavia in the catalog and writes
+    /// `[LoadBalancer] enabled = false` without it (installer OCPBUGS-64842: e99ff60c86 on
+    /// OCPBUGS-74390-release-4.20 @e473406c3e; 017f7b3e3e on release-4.21, in @6285755d19, the
+    /// branch's newest commit held, a descendant of @ca5361f96f, which predates it; on the master
+    /// of 4.22 @8e014ada25). Not on release-4.18 (@51e11f8401, 2026-07-01) nor
+    /// OCPBUGS-79002-release-4.19 (@34f7e1e355, 2026-06-18).
+    pub(crate) fn probes_octavia(self) -> bool {
+        self.minor >= 20
+    }
+
     /// `VSphereMultiNetworks`, which makes the installer write `spec.platformSpec.vsphere.
     /// nodeNetworking`.
     pub(crate) fn vsphere_multi_networks(self) -> Gate {
@@ -456,6 +544,23 @@ impl InstallerRelease {
             name: "VSphereMultiNetworks",
             sets,
         }
+    }
+
+    /// How the release's `determineTopologies` (`pkg/asset/manifests/topologies.go`) reads the
+    /// control plane's replicas.
+    pub(crate) fn topology_rule(self) -> TopologyRule {
+        match self.minor {
+            ..=18 => TopologyRule::Of4_18,
+            19 => TopologyRule::Of4_19,
+            _ => TopologyRule::From4_20,
+        }
+    }
+
+    /// Whether an `arbiter` pool is taken on External and None besides bare metal
+    /// (`validateArbiter`): bare metal only up to 4.21 (release-4.21 @6285755d19), all three
+    /// from 4.22 (the master of 4.22, @8e014ada25).
+    pub(crate) fn arbiter_on_external_and_none(self) -> bool {
+        self.minor >= 22
     }
 
     /// Whether the release's installer has `field`, and the gate that guards it, from its row

@@ -30,8 +30,10 @@ mod net;
 mod network;
 mod platform;
 mod release_fields;
+mod topologies;
 mod vips;
 mod vsphere;
+mod vsphere_infrastructure;
 
 pub(crate) use checked::InstallConfig;
 pub(crate) use infrastructure::check_crn;
@@ -243,6 +245,7 @@ pub(crate) fn parse(doc: &Value) -> Result<InstallConfig> {
         platform,
         control_plane_replicas: replicas.control_plane,
         arbiter_replicas: replicas.arbiter,
+        arbiter_section: d.arbiter.is_some(),
         compute_replicas: replicas.compute,
         machine_networks,
         networks,

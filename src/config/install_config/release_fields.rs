@@ -27,8 +27,34 @@ struct Set {
     gated: bool,
 }
 
-/// The release-dependent fields `ic` sets.
+/// The release-dependent fields `ic` sets: its platform's own, an on-premise platform's
+/// `dnsRecordsType`, and the `arbiter` pool.
 fn fields_set(ic: &InstallConfig) -> Vec<Set> {
+    let mut out = platform_fields(&ic.platform);
+    if let Some((at, v, _)) = ic.platform.vips()
+        && !v.dns_records_type.is_empty()
+    {
+        out.push(Set {
+            field: Field::OnPremDnsRecordsType,
+            at: Some(format!("{at}.dnsRecordsType")),
+            value: Some(v.dns_records_type.clone()),
+            gated: v.dns_records_type == "External",
+        });
+    }
+    // The installer refuses the section itself without the gate, whatever its replicas.
+    if ic.arbiter_section {
+        out.push(Set {
+            field: Field::Arbiter,
+            at: None,
+            value: None,
+            gated: true,
+        });
+    }
+    out
+}
+
+/// The release-dependent fields of the platform section.
+fn platform_fields(platform: &Platform) -> Vec<Set> {
     let set = |field, value: &str, gated| Set {
         field,
         at: None,
@@ -38,7 +64,7 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
     let dns =
         |field, value: &str| (!value.is_empty()).then(|| set(field, value, value == "Enabled"));
     let mut out = Vec::new();
-    match &ic.platform {
+    match platform {
         Platform::Aws(p) => {
             out.extend(dns(Field::AwsUserProvisionedDns, &p.user_provisioned_dns));
             if p.region.starts_with("eusc-") {
@@ -83,10 +109,47 @@ fn fields_set(ic: &InstallConfig) -> Vec<Set> {
                 ));
             }
         }
-        Platform::VSphere(p) => out.extend(host_group_zone(p)),
+        Platform::VSphere(p) => {
+            out.extend(host_group_zone(p));
+            out.extend(failure_domain_types(p));
+        }
         _ => {}
     }
     out
+}
+
+/// The `arbiter` pool where the release has it (installer `pkg/types/validation/installconfig.go`
+/// `validateArbiter`, on the install-config with its defaults, which make an omitted
+/// `replicas` 0): on the platforms of the release, with arbiter replicas, and at least 2
+/// control-plane replicas.
+fn check_arbiter(ic: &InstallConfig, release: InstallerRelease) -> Result<()> {
+    let platform_ok = match &ic.platform {
+        Platform::BareMetal(_) => true,
+        Platform::External(_) | Platform::None => release.arbiter_on_external_and_none(),
+        _ => false,
+    };
+    if !platform_ok {
+        let supported = if release.arbiter_on_external_and_none() {
+            "\"baremetal\", \"external\", \"none\""
+        } else {
+            "\"baremetal\""
+        };
+        bail!(
+            "arbiter.platform: {:?}: supported values: {supported} (the installer of OpenShift {})",
+            ic.platform.key(),
+            release.name()
+        );
+    }
+    if ic.arbiter_replicas == 0 {
+        bail!("arbiter.replicas: 0: number of arbiter replicas must be positive");
+    }
+    if ic.control_plane_replicas < 2 {
+        bail!(
+            "controlPlane.replicas: {}: number of controlPlane replicas must be at least 2 for arbiter deployments",
+            ic.control_plane_replicas
+        );
+    }
+    Ok(())
 }
 
 /// vSphere's host-group zones (installer `pkg/types/vsphere/validation/featuregates.go`
@@ -111,10 +174,35 @@ fn host_group_zone(p: &VSphere) -> Option<Set> {
     })
 }
 
+/// vSphere's failure-domain types besides a host-group zone: the first failure domain with a
+/// `regionType`, or a `zoneType` other than `HostGroup`, named by that field (the 4.18
+/// installer has neither).
+fn failure_domain_types(p: &VSphere) -> Option<Set> {
+    p.failure_domains.iter().enumerate().find_map(|(i, fd)| {
+        let at = format!("platform.vsphere.failureDomains[{i}]");
+        let (at, value) = if !fd.region_type.is_empty() {
+            (format!("{at}.regionType"), &fd.region_type)
+        } else if !fd.zone_type.is_empty() && fd.zone_type != HOST_GROUP {
+            (format!("{at}.zoneType"), &fd.zone_type)
+        } else {
+            return None;
+        };
+        Some(Set {
+            field: Field::VSphereFailureDomainTypes,
+            at: Some(at),
+            value: Some(value.clone()),
+            gated: false,
+        })
+    })
+}
+
 /// Checks the release-dependent fields of `ic` against the installer of `release`.
 pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()> {
     for set in fields_set(ic) {
         check_one(&set, release, &ic.features)?;
+    }
+    if ic.arbiter_section {
+        check_arbiter(ic, release)?;
     }
     // GCP's service endpoints at the releases that read them: their names and URLs by release.
     if let Platform::Gcp(p) = &ic.platform

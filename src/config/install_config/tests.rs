@@ -86,36 +86,6 @@ fn cluster_name_rules_depend_on_the_platform() {
     assert!(err(d).contains("no more than 54 characters"));
 }
 
-#[allow(clippy::needless_pass_by_value)]
-fn topologies_of(doc: Value) -> (&'static str, &'static str) {
-    infrastructure::topologies(&parse(&doc).expect("valid"))
-}
-
-#[test]
-fn topologies_follow_the_newest_installer_rule() {
-    let mut d = base();
-    assert_eq!(
-        topologies_of(d.clone()),
-        ("HighlyAvailable", "HighlyAvailable")
-    );
-    d["controlPlane"] = json!({"replicas": 1});
-    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
-    assert_eq!(topologies_of(d.clone()), ("SingleReplica", "SingleReplica"));
-    d["compute"] = json!([{"name": "worker", "replicas": 1}]);
-    assert_eq!(
-        topologies_of(d.clone()),
-        ("SingleReplica", "HighlyAvailable")
-    );
-    d["controlPlane"] = json!({"replicas": 2});
-    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
-    assert_eq!(topologies_of(d.clone()), ("DualReplica", "HighlyAvailable"));
-    d["arbiter"] = json!({"replicas": 1});
-    assert_eq!(
-        topologies_of(d),
-        ("HighlyAvailableArbiter", "HighlyAvailable")
-    );
-}
-
 #[test]
 fn stable_name_is_deterministic_and_said() {
     let ic = parse(&base()).expect("valid");
@@ -537,4 +507,112 @@ fn vsphere_vip_networks_follow_the_release() {
             .get("apiServerInternalIP")
             .is_none()
     );
+}
+
+/// The Infrastructure an install-config derives at `release` (its cloud config given, so no
+/// cloud facts are needed), or the error.
+fn infrastructure_at(d: &Value, release: &str) -> Result<Value> {
+    let ic = parse(d)?;
+    let options = Options {
+        release: installer_release::InstallerRelease::of(release).expect("a release"),
+        cloud_config_given: true,
+        ..Options::default()
+    };
+    derive(&ic, &options).map(|derived| derived.infrastructure)
+}
+
+#[test]
+fn vsphere_template_default_names_the_region_and_zone_at_4_18() {
+    // vsphere/infrastructure.go on release-4.18 @9094202399; from 4.19 (installer abbe10adff)
+    // utils.GenerateVSphereTemplateName, the failure domain's name.
+    let mut d = base();
+    d["platform"] = json!({"vsphere": {
+        "vcenters": [{"server": "vc", "datacenters": ["DC1"]}],
+        "failureDomains": [{"name": "fd-1", "region": "r1", "zone": "z1", "server": "vc", "topology": {"datacenter": "DC1", "computeCluster": "/DC1/host/C1", "datastore": "/DC1/datastore/DS1", "networks": ["n"]}}],
+    }});
+    let template = |release: &str| {
+        let infra = infrastructure_at(&d, release).expect("derives");
+        infra["spec"]["platformSpec"]["vsphere"]["failureDomains"][0]["topology"]["template"]
+            .as_str()
+            .expect("a template")
+            .rsplit('-')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    assert_eq!(template("4.18"), "z1,r1");
+    assert_eq!(template("4.19"), "1,fd");
+    assert_eq!(template("4.23"), "1,fd");
+}
+
+#[test]
+fn dns_records_type_is_written_from_4_21_and_refused_before() {
+    let mut d = base();
+    d["platform"] =
+        json!({"openstack": {"cloud": "c", "apiVIPs": ["10.0.0.5"], "ingressVIPs": ["10.0.0.7"]}});
+    let status = |d: &Value, release: &str| {
+        infrastructure_at(d, release).expect("derives")["status"]["platformStatus"]["openstack"]
+            .clone()
+    };
+    assert!(status(&d, "4.20").get("dnsRecordsType").is_none());
+    assert_eq!(status(&d, "4.21")["dnsRecordsType"], "Internal");
+    d["platform"]["openstack"]["dnsRecordsType"] = json!("Internal");
+    assert_eq!(status(&d, "4.23")["dnsRecordsType"], "Internal");
+    let err = format!("{:#}", infrastructure_at(&d, "4.20").expect_err("refused"));
+    assert!(err.contains("platform.openstack.dnsRecordsType: \"Internal\": the installer of OpenShift 4.20 has no such field; it arrives in 4.21"), "{err}");
+    d["platform"]["openstack"]["dnsRecordsType"] = json!("internal");
+    let err = format!("{:#}", infrastructure_at(&d, "4.21").expect_err("refused"));
+    assert!(
+        err.contains("supported values: \"Internal\", \"External\""),
+        "{err}"
+    );
+    // External: gated by OnPremDNSRecords, and only with a user-managed load balancer.
+    d["platform"]["openstack"]["dnsRecordsType"] = json!("External");
+    d["platform"]["openstack"]["loadBalancer"] = json!({"type": "UserManaged"});
+    let err = format!("{:#}", infrastructure_at(&d, "4.21").expect_err("refused"));
+    assert!(err.contains("OnPremDNSRecords feature gate"), "{err}");
+    d["featureSet"] = json!("TechPreviewNoUpgrade");
+    assert_eq!(status(&d, "4.21")["dnsRecordsType"], "External");
+    // vSphere and Nutanix write it only with VIPs.
+    let mut v = base();
+    v["platform"] = json!({"vsphere": {
+        "vcenters": [{"server": "vc", "datacenters": ["DC1"]}],
+        "failureDomains": [{"name": "a", "server": "vc", "topology": {"datacenter": "DC1", "computeCluster": "/DC1/host/C1", "datastore": "/DC1/datastore/DS1", "networks": ["n"]}}],
+    }});
+    let infra = infrastructure_at(&v, "4.21").expect("derives");
+    assert!(
+        infra["status"]["platformStatus"]["vsphere"]
+            .get("dnsRecordsType")
+            .is_none()
+    );
+}
+
+#[test]
+fn the_arbiter_pool_is_checked_as_each_release_checks_it() {
+    let mut d = base();
+    d["controlPlane"] = json!({"replicas": 2});
+    d["compute"] = json!([{"name": "worker", "replicas": 0}]);
+    d["arbiter"] = json!({"replicas": 1});
+    d["platform"] = json!({"none": {}});
+    let err = |d: &Value, release: &str| {
+        format!("{:#}", infrastructure_at(d, release).expect_err("refused"))
+    };
+    assert!(err(&d, "4.18").contains(
+        "arbiter: the installer of OpenShift 4.18 has no such field; it arrives in 4.19"
+    ));
+    // HighlyAvailableArbiter: previews only at 4.19, Default from 4.20.
+    assert!(err(&d, "4.19").contains("HighlyAvailableArbiter feature gate"));
+    // Bare metal only up to 4.21; None and External from 4.22.
+    assert!(
+        err(&d, "4.21").contains("arbiter.platform: \"none\": supported values: \"baremetal\"")
+    );
+    assert!(infrastructure_at(&d, "4.22").is_ok());
+    d["arbiter"] = json!({"name": "arbiter"});
+    assert!(
+        err(&d, "4.22")
+            .contains("arbiter.replicas: 0: number of arbiter replicas must be positive")
+    );
+    d["arbiter"] = json!({"replicas": 1});
+    d["controlPlane"] = json!({"replicas": 1});
+    assert!(err(&d, "4.23").contains("controlPlane.replicas: 1: number of controlPlane replicas must be at least 2 for arbiter deployments"));
 }

@@ -57,13 +57,25 @@ pub(super) fn vips(p: &mut Vips, at: &str, required: bool) -> Result<()> {
             lb.kind
         );
     }
-    if !p.dns_records_type.is_empty() {
-        // openshift/api release-4.21 adds `dnsRecordsType` to the on-premise platform statuses
-        // behind OnPremDNSRecords (previews only); ccm-render does not derive it.
-        bail!(
-            "{at}.dnsRecordsType: {:?}: the installer (OpenShift 4.21 and later, feature gate OnPremDNSRecords) writes it into the Infrastructure's status, which ccm-render does not derive; give the installer's Infrastructure with --infrastructure, or leave the field out",
-            p.dns_records_type
-        );
+    // `dnsRecordsType` (4.21 on; `super::release_fields` refuses it before): openshift/api's
+    // `DNSRecordsType` enum, and `External` only with a user-managed load balancer
+    // (`pkg/types/*/validation/platform.go` on release-4.21).
+    match p.dns_records_type.as_str() {
+        "" | "Internal" => {}
+        "External" => {
+            let user_managed = p
+                .load_balancer
+                .as_ref()
+                .is_some_and(|lb| lb.kind == "UserManaged");
+            if !user_managed {
+                bail!(
+                    "{at}.dnsRecordsType: \"External\": external DNS records can only be configured with user-managed loadbalancers ({at}.loadBalancer.type: UserManaged)"
+                );
+            }
+        }
+        other => {
+            bail!("{at}.dnsRecordsType: {other:?}: supported values: \"Internal\", \"External\"")
+        }
     }
     Ok(())
 }

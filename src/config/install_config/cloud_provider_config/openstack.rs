@@ -1,6 +1,8 @@
 //! OpenStack: the INI text of the installer's `pkg/asset/manifests/openstack`
 //! `generateCloudProviderConfig` (newest stored version, search index id 55026792619: Octavia
-//! probe, OCPBUGS-64842), from the `clouds.yaml` of the credentials Secret.
+//! probe, OCPBUGS-64842), from the `clouds.yaml` of the credentials Secret. The Octavia probe
+//! is in the installers of 4.20 on ([`InstallerRelease::probes_octavia`]); 4.18's and 4.19's
+//! write the same text without it.
 //!
 //! The installer writes the user's cloud into the credentials Secret under the name `openstack`
 //! (`pkg/asset/manifests/openshift.go`), whatever `platform.openstack.cloud` says, so that is
@@ -10,6 +12,7 @@
 
 use super::super::OpenStack;
 use super::super::facts::{self, Missing, PlatformFacts};
+use super::super::installer_release::InstallerRelease;
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
@@ -28,19 +31,13 @@ struct Cloud {
 pub(crate) fn derive(
     p: &OpenStack,
     facts: &PlatformFacts,
+    release: InstallerRelease,
     missing: &mut Missing,
     notes: &mut Vec<String>,
     data: &mut Map<String, Value>,
 ) -> Result<()> {
     let cloud = cloud(facts, missing)?;
-    let octavia = facts.openstack_octavia.unwrap_or_else(|| {
-        notes.push(format!(
-            "no {}: assuming the cloud has Octavia, as the installer does when it cannot tell; give {} false for a cloud without a load-balancer service",
-            facts::OPENSTACK_OCTAVIA,
-            facts::OPENSTACK_OCTAVIA
-        ));
-        true
-    });
+    let octavia = octavia(facts, release, notes);
     let floating_network = if octavia && !p.external_network.is_empty() {
         if let Some(id) = &facts.openstack_external_network_id {
             Some(network_id(id)?)
@@ -91,6 +88,28 @@ pub(crate) fn derive(
         data.insert("ca-bundle.pem".into(), json!(pem));
     }
     Ok(())
+}
+
+/// Whether the config is written as for a cloud with Octavia: what `--openstack-octavia` says
+/// (true without it, as the installer assumes when it cannot tell) where the release's installer
+/// probes for it, always where it does not (the load balancer then keeps its defaults).
+fn octavia(facts: &PlatformFacts, release: InstallerRelease, notes: &mut Vec<String>) -> bool {
+    let name = facts::OPENSTACK_OCTAVIA;
+    if !release.probes_octavia() {
+        if facts.openstack_octavia == Some(false) {
+            notes.push(format!(
+                "{name} false: not read at OpenShift {}, whose installer does not look for Octavia and writes the load balancer's floating network whatever the cloud has (the probe comes with 4.20)",
+                release.name()
+            ));
+        }
+        return true;
+    }
+    facts.openstack_octavia.unwrap_or_else(|| {
+        notes.push(format!(
+            "no {name}: assuming the cloud has Octavia, as the installer does when it cannot tell; give {name} false for a cloud without a load-balancer service"
+        ));
+        true
+    })
 }
 
 /// The `openstack` cloud of the credentials' clouds.yaml. Its values are secrets: errors name
@@ -167,8 +186,16 @@ mod tests {
     }
 
     fn run(p: &OpenStack, facts: &PlatformFacts) -> (Map<String, Value>, Missing, Vec<String>) {
+        run_at(p, facts, InstallerRelease::default())
+    }
+
+    fn run_at(
+        p: &OpenStack,
+        facts: &PlatformFacts,
+        release: InstallerRelease,
+    ) -> (Map<String, Value>, Missing, Vec<String>) {
         let (mut data, mut missing, mut notes) = (Map::new(), Missing::default(), Vec::new());
-        derive(p, facts, &mut missing, &mut notes, &mut data).expect("derives");
+        derive(p, facts, release, &mut missing, &mut notes, &mut data).expect("derives");
         (data, missing, notes)
     }
 
@@ -215,6 +242,46 @@ mod tests {
                 .expect("text")
                 .ends_with("region = regionOne\n\n[LoadBalancer]\nenabled = false\n")
         );
+    }
+
+    /// Octavia's probe is in the installers of 4.20 on (e99ff60c86 on the 4.20 branch, in
+    /// release-4.21's newest commit held, @6285755d19); 4.18's and 4.19's write the floating
+    /// network whatever the cloud has.
+    #[test]
+    fn octavia_is_looked_for_from_4_20() {
+        let p = with_external_network("external");
+        let facts = PlatformFacts {
+            openstack_octavia: Some(false),
+            openstack_external_network_id: Some("5b4f5c5e-0000-0000-0000-000000000000".into()),
+            ..facts_with(CLOUDS)
+        };
+        for (release, off) in [
+            ("4.18", false),
+            ("4.19", false),
+            ("4.20", true),
+            ("4.21", true),
+            ("4.22", true),
+        ] {
+            let (data, missing, notes) =
+                run_at(&p, &facts, InstallerRelease::of(release).expect("release"));
+            assert!(missing.is_empty(), "{release}");
+            let text = data["config"].as_str().expect("text");
+            assert_eq!(
+                text.ends_with("\n[LoadBalancer]\nenabled = false\n"),
+                off,
+                "{release}: {text}"
+            );
+            assert_eq!(
+                text.ends_with("floating-network-id = 5b4f5c5e-0000-0000-0000-000000000000\n"),
+                !off,
+                "{release}: {text}"
+            );
+            assert_eq!(
+                notes.iter().any(|n| n.contains("not read at OpenShift")),
+                !off,
+                "{release}: {notes:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! as the API server applies a structural schema's defaults: a property absent (or null) under
 //! an object that is present takes its default, parents before children, so that a default
 //! object takes the defaults of its own properties too. The CRDs' `default: ""` of every
-//! `LocalObjectReference`'s `name` is left out: the hypershift-operator reads and writes these
-//! objects through Go types, whose `name` is `omitempty`, so that default never shows.
+//! `LocalObjectReference`'s `name` is left out, as HyperShift's stored HostedControlPlanes of
+//! `testdata/hosted-cluster/` hold them (`sshKey: {}`; docs/differences-from-cccmo.md).
 
 use serde_json::{Value, json};
 

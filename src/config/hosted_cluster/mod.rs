@@ -7,13 +7,15 @@
 //! The steps, in the order HyperShift takes them: the HostedCluster as the API server stores it
 //! (its CRD's defaults, `defaults.rs`, and what its schema refuses, `admission.rs`); what stops the hypershift-operator before it creates a
 //! HostedControlPlane (`refusals.rs`, `networks.rs`); the HostedControlPlane it writes
-//! (`control_plane.rs`), as the API server stores that (its CRD's defaults); the Secrets its
+//! (`control_plane.rs`), written as Go's types write it (`go_shape.rs`) and stored as the API
+//! server stores that (its CRD's defaults); the Secrets its
 //! platform copies into the control plane namespace, and the environment it gives the
 //! control-plane-operator (here).
 
 mod admission;
 mod control_plane;
 mod defaults;
+mod go_shape;
 mod networks;
 mod refusals;
 
@@ -98,6 +100,8 @@ pub(crate) fn derive(stream: &HostedClusterStream, operator_env: &OperatorEnv) -
         format!("{path}: metadata: the control plane namespace {namespace:?} (<namespace>-<name>)")
     })?;
     let mut hcp = control_plane::object(stream, &hc);
+    // Sent as Go writes it, then stored with its CRD's defaults.
+    go_shape::spec(&mut hcp["spec"]);
     defaults::hosted_control_plane(&mut hcp);
     sort_keys(&mut hcp);
     let credentials = copied_secrets(stream, &hc, &namespace)?;
@@ -254,6 +258,31 @@ mod tests {
             }
         }
         assert_eq!(compared, 16);
+    }
+
+    /// Every variant of `testdata/hosted-cluster-variants/` that HyperShift's own
+    /// `reconcileHostedControlPlane` derives a HostedControlPlane for.
+    #[test]
+    fn every_variant_derives_what_hypershifts_reconcile_hosted_control_plane_derives() {
+        let base =
+            Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/hosted-cluster-variants");
+        let mut compared = 0;
+        for case in base
+            .read_dir_utf8()
+            .expect("testdata/hosted-cluster-variants")
+        {
+            let dir = case.expect("entry").path().to_owned();
+            let Ok(want) = std::fs::read_to_string(dir.join("hcp-derived.yaml")) else {
+                continue;
+            };
+            let want = ccm_catalogue::yaml::one_document(&want).expect("parses");
+            let stream = crate::inputs::hosted_cluster::load(&dir.join("hostedcluster.yaml"), None)
+                .expect("reads");
+            let derived = derive(&stream, &OperatorEnv::default()).expect("derives");
+            assert_eq!(derived.hosted_control_plane, want, "{dir}");
+            compared += 1;
+        }
+        assert_eq!(compared, 48);
     }
 
     fn stream(text: &str) -> HostedClusterStream {

@@ -14,6 +14,7 @@
 
 mod admission;
 mod control_plane;
+mod crd_required;
 mod defaults;
 mod go_shape;
 mod networks;
@@ -282,7 +283,7 @@ mod tests {
             assert_eq!(derived.hosted_control_plane, want, "{dir}");
             compared += 1;
         }
-        assert_eq!(compared, 48);
+        assert_eq!(compared, 47);
     }
 
     fn stream(text: &str) -> HostedClusterStream {
@@ -306,7 +307,7 @@ spec:
   release: {image: quay.io/r:1}
   pullSecret: {name: ps}
   infraID: infra
-  platform: {type: AWS, aws: {region: us-east-1, rolesRef: {}}}
+  platform: {type: AWS, aws: {region: us-east-1, rolesRef: {controlPlaneOperatorARN: a, imageRegistryARN: a, ingressARN: a, kubeCloudControllerARN: a, networkARN: a, nodePoolManagementARN: a, storageARN: a}}}
   services:
   - {service: APIServer, servicePublishingStrategy: {type: LoadBalancer}}
   - {service: Ignition, servicePublishingStrategy: {type: Route}}
@@ -386,7 +387,7 @@ spec:
                 .starts_with("hc.yaml: spec.release.image is empty")
         );
         assert!(
-            refused(AWS.replace(", aws: {region: us-east-1, rolesRef: {}}", ""))
+            refused(AWS.replace(", aws: {region: us-east-1, rolesRef: {controlPlaneOperatorARN: a, imageRegistryARN: a, ingressARN: a, kubeCloudControllerARN: a, networkARN: a, nodePoolManagementARN: a, storageARN: a}}", ""))
                 .starts_with("hc.yaml: spec.platform.aws: aws cluster needs")
         );
         assert!(
@@ -425,7 +426,7 @@ spec:
         );
         assert!(
             refused(AWS.replace(
-                "{type: AWS, aws: {region: us-east-1, rolesRef: {}}}",
+                "{type: AWS, aws: {region: us-east-1, rolesRef: {controlPlaneOperatorARN: a, imageRegistryARN: a, ingressARN: a, kubeCloudControllerARN: a, networkARN: a, nodePoolManagementARN: a, storageARN: a}}}",
                 "{type: Agent}"
             ))
             .starts_with("hc.yaml: spec.platform.agent: agentcluster needs")

@@ -16,7 +16,10 @@ pub(crate) fn check(hc: &Value, platform: HostedPlatform, path: &Utf8Path) -> Re
     };
     let spec = &hc["spec"];
     // Every `required` and `minProperties` of the schema (`crd_required.rs`).
-    if let Some((field, problem)) = super::crd_required::first_missing(spec) {
+    if let Some((field, problem)) = super::crd_required::first_missing(
+        spec,
+        matches!(platform, HostedPlatform::Gcp | HostedPlatform::OpenStack),
+    ) {
         refuse(&field, &problem)?;
     }
     // `release.image`'s rule `^(\w+\S+)$` (its emptiness is the hypershift-operator's

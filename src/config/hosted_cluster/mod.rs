@@ -85,7 +85,7 @@ pub(crate) fn load(files: &HostedClusterFiles) -> Result<(HostedConfig, Derived)
 pub(crate) fn derive(stream: &HostedClusterStream, operator_env: &OperatorEnv) -> Result<Derived> {
     let path = &stream.path;
     let mut hc = stream.hosted_cluster.clone();
-    defaults::hosted_cluster(&mut hc);
+    defaults::hosted_cluster(&mut hc, stream.platform);
     admission::check(&hc, stream.platform, path)?;
     let aro_hcp = operator_env.is_aro_hcp();
     refusals::check(
@@ -103,7 +103,7 @@ pub(crate) fn derive(stream: &HostedClusterStream, operator_env: &OperatorEnv) -
     let mut hcp = control_plane::object(stream, &hc);
     // Sent as Go writes it, then stored with its CRD's defaults.
     go_shape::spec(&mut hcp["spec"]);
-    defaults::hosted_control_plane(&mut hcp);
+    defaults::hosted_control_plane(&mut hcp, stream.platform);
     sort_keys(&mut hcp);
     let credentials = copied_secrets(stream, &hc, &namespace)?;
     let env = control_plane_operator_env(operator_env, &hcp)?;
@@ -283,7 +283,7 @@ mod tests {
             assert_eq!(derived.hosted_control_plane, want, "{dir}");
             compared += 1;
         }
-        assert_eq!(compared, 47);
+        assert_eq!(compared, 51);
     }
 
     fn stream(text: &str) -> HostedClusterStream {

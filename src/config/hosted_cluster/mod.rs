@@ -283,7 +283,7 @@ mod tests {
             assert_eq!(derived.hosted_control_plane, want, "{dir}");
             compared += 1;
         }
-        assert_eq!(compared, 51);
+        assert_eq!(compared, 59);
     }
 
     fn stream(text: &str) -> HostedClusterStream {

@@ -34,13 +34,22 @@ fn cases() -> Vec<(String, PathBuf)> {
 
 /// The command line of a case folder.
 fn args_of(dir: &Path, dest: &Path, extra: &[&str]) -> Vec<String> {
+    // A variant case shares its folder's one payload (`testdata/hosted-cluster-variants/`).
+    let own = dir.join("image-references.yaml");
+    let images = if own.exists() {
+        own
+    } else {
+        dir.parent()
+            .expect("a case has a parent")
+            .join("image-references.yaml")
+    };
     let s = |p: PathBuf| p.to_string_lossy().into_owned();
     let mut args = vec![
         "render".to_string(),
         "--hosted-cluster".into(),
         s(dir.join("hostedcluster.yaml")),
         "--images".into(),
-        s(dir.join("image-references.yaml")),
+        s(images),
         "--dest-dir".into(),
         s(dest.to_path_buf()),
     ];
@@ -142,6 +151,64 @@ fn the_derived_hosted_control_plane_is_the_one_hypershift_stores() {
         }
     }
     assert_eq!(compared, 13);
+}
+
+/// `testdata/hosted-cluster-variants/`: HostedClusters with other fields set than HyperShift's
+/// fixtures (annotations, placement, availability, TLS profiles, feature sets, every member of
+/// `configuration` given empty, the management cluster's proxy, names with dots, missing fields),
+/// each run through HyperShift's own `reconcileHostedControlPlane` and the checks before it
+/// (README there): `--emit-hosted-control-plane` writes the HostedControlPlane HyperShift's code
+/// derives, and what HyperShift's code refuses is refused naming the field, nothing written.
+#[test]
+fn every_variant_derives_what_hypershifts_code_derives_or_is_refused() {
+    let base = root().join("testdata/hosted-cluster-variants");
+    let (mut derived, mut refused) = (0, 0);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&base)
+        .expect("testdata/hosted-cluster-variants")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dest = tmp.path().join("out");
+        let emitted = tmp.path().join("hcp.yaml");
+        let emit = emitted.to_string_lossy().into_owned();
+        if expect(&dir) == "refuse" {
+            let field = std::fs::read_to_string(dir.join("refused-field")).expect("refused-field");
+            std::fs::create_dir_all(&dest).expect("mkdir");
+            let message = format!("hostedcluster.yaml: {}", field.trim());
+            let err = assert_refused_untouched(
+                &dest,
+                || run(&dir, &dest, &["--emit-hosted-control-plane", &emit]),
+                &message,
+            );
+            assert_eq!(err.lines().count(), 1, "{name}: {err}");
+            assert!(
+                !emitted.exists(),
+                "{name}: --emit-hosted-control-plane written"
+            );
+            refused += 1;
+            continue;
+        }
+        let want = std::fs::read_to_string(dir.join("hcp-derived.yaml")).expect("hcp-derived");
+        let want = parse_all(&want).remove(0);
+        let out = run(&dir, &dest, &["--emit-hosted-control-plane", &emit]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got = parse_all(&std::fs::read_to_string(&emitted).expect("emitted")).remove(0);
+        assert_eq!(got, want, "{name}");
+        derived += 1;
+    }
+    assert_eq!((derived, refused), (59, 16));
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! What the API server refuses of a HostedCluster before anything reads it: the required fields
-//! of its CRD's schema and the validation rules on its spec that a HostedCluster alone decides
+//! of its CRD's schema (`crd_required.rs`) and the validation rules on its spec that a HostedCluster alone decides
 //! (HyperShift `cmd/install/assets/crds/hypershift-operator/zz_generated.crd-manifests/
 //! hostedclusters-Hypershift-Default.crd.yaml`: `required` and `x-kubernetes-validations`).
 //! Checked after the CRD's defaults, as the API server checks them.
@@ -9,81 +9,18 @@ use camino::Utf8Path;
 use ccm_catalogue::platform::HostedPlatform;
 use serde_json::Value;
 
-/// `spec`'s required fields (`etcd` and `networking` have defaults).
-const SPEC: &[&str] = &[
-    "etcd",
-    "networking",
-    "platform",
-    "pullSecret",
-    "release",
-    "services",
-];
-
-/// Each platform block's required fields.
-fn platform_required(platform: HostedPlatform) -> Option<(&'static str, &'static [&'static str])> {
-    match platform {
-        HostedPlatform::Aws => Some(("aws", &["region", "rolesRef"])),
-        HostedPlatform::Azure => Some((
-            "azure",
-            &[
-                "azureAuthenticationConfig",
-                "location",
-                "resourceGroup",
-                "securityGroupID",
-                "subnetID",
-                "subscriptionID",
-                "tenantID",
-                "vnetID",
-            ],
-        )),
-        HostedPlatform::PowerVs => Some((
-            "powervs",
-            &[
-                "accountID",
-                "cisInstanceCRN",
-                "imageRegistryOperatorCloudCreds",
-                "ingressOperatorCloudCreds",
-                "kubeCloudControllerCreds",
-                "nodePoolManagementCreds",
-                "region",
-                "resourceGroup",
-                "serviceInstanceID",
-                "storageOperatorCloudCreds",
-                "subnet",
-                "vpc",
-                "zone",
-            ],
-        )),
-        HostedPlatform::Agent => Some(("agent", &["agentNamespace"])),
-        _ => None,
-    }
-}
-
-fn present(value: Option<&Value>) -> bool {
-    value.is_some_and(|v| !v.is_null())
-}
-
 /// The first field the API server would refuse, as an error naming it.
 pub(crate) fn check(hc: &Value, platform: HostedPlatform, path: &Utf8Path) -> Result<()> {
     let refuse = |field: &str, problem: &str| -> Result<()> {
         bail!("{path}: {field}: {problem} (the API server refuses the HostedCluster)")
     };
     let spec = &hc["spec"];
-    for field in SPEC {
-        if !present(spec.get(*field)) {
-            refuse(&format!("spec.{field}"), "Required value")?;
-        }
-    }
-    if let Some((block, fields)) = platform_required(platform)
-        && let Some(value) = spec
-            .pointer(&format!("/platform/{block}"))
-            .filter(|v| !v.is_null())
-    {
-        for field in fields {
-            if !present(value.get(*field)) {
-                refuse(&format!("spec.platform.{block}.{field}"), "Required value")?;
-            }
-        }
+    // Every `required` and `minProperties` of the schema (`crd_required.rs`).
+    if let Some((field, problem)) = super::crd_required::first_missing(
+        spec,
+        matches!(platform, HostedPlatform::Gcp | HostedPlatform::OpenStack),
+    ) {
+        refuse(&field, &problem)?;
     }
     // `release.image`'s rule `^(\w+\S+)$` (its emptiness is the hypershift-operator's
     // `ValidReleaseImage` refusal, `refusals.rs`, as HyperShift reports it).
@@ -95,9 +32,6 @@ pub(crate) fn check(hc: &Value, platform: HostedPlatform, path: &Utf8Path) -> Re
             "spec.release.image",
             "Image must start with a word character (letters, digits, or underscores) and contain no white spaces",
         )?;
-    }
-    if present(spec.get("dns")) && !present(spec.pointer("/dns/baseDomain")) {
-        refuse("spec.dns.baseDomain", "Required value")?;
     }
     services(spec, platform, &refuse)
 }
@@ -113,7 +47,7 @@ fn release_image_rule(image: &str) -> bool {
         && chars.all(|c| !matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r'))
 }
 
-/// `spec.services`: each entry whole, at least four (three on IBM Cloud), and on Azure the
+/// `spec.services`: at least four (three on IBM Cloud), and on Azure the
 /// endpoints published as its rules say.
 fn services(
     spec: &Value,
@@ -125,13 +59,6 @@ fn services(
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
-    for (i, service) in services.iter().enumerate() {
-        for field in ["service", "servicePublishingStrategy"] {
-            if !present(service.get(field)) {
-                refuse(&format!("spec.services[{i}].{field}"), "Required value")?;
-            }
-        }
-    }
     let least = if platform == HostedPlatform::IbmCloud {
         3
     } else {

@@ -1,12 +1,14 @@
 //! The defaults of HyperShift's CRDs (`cmd/install/assets/crds/hypershift-operator/
 //! zz_generated.crd-manifests/hostedclusters-Hypershift-Default.crd.yaml` and
-//! `hostedcontrolplanes-Hypershift-Default.crd.yaml`, the `default:` of each property), applied
+//! `hostedcontrolplanes-Hypershift-Default.crd.yaml`, the `default:` of each property; for GCP
+//! and OpenStack, which only the TechPreviewNoUpgrade CRDs admit, theirs), applied
 //! as the API server applies a structural schema's defaults: a property absent (or null) under
 //! an object that is present takes its default, parents before children, so that a default
 //! object takes the defaults of its own properties too. The CRDs' `default: ""` of every
-//! `LocalObjectReference`'s `name` is left out: the hypershift-operator reads and writes these
-//! objects through Go types, whose `name` is `omitempty`, so that default never shows.
+//! `LocalObjectReference`'s `name` is left out, as HyperShift's stored HostedControlPlanes of
+//! `testdata/hosted-cluster/` hold them (`sshKey: {}`; docs/differences-from-cccmo.md).
 
+use ccm_catalogue::platform::HostedPlatform;
 use serde_json::{Value, json};
 
 /// One default: the path of keys from the object's root, and the value.
@@ -128,14 +130,50 @@ const HOSTED_CONTROL_PLANE: &[Default] = &[
     default!(["status", "ready"], false),
 ];
 
+/// The defaults only the TechPreviewNoUpgrade CRDs (`*-Hypershift-TechPreviewNoUpgrade.crd.yaml`)
+/// declare, both CRDs alike. Those are the CRDs a management cluster has where it takes GCP or
+/// OpenStack HostedClusters: the Default CRDs' `spec.platform.type` enum lacks both.
+const TECH_PREVIEW: &[Default] = &[
+    default!(
+        [
+            "spec",
+            "operatorConfiguration",
+            "clusterVersionOperator",
+            "operatorLogLevel"
+        ],
+        "Normal"
+    ),
+    default!(["spec", "platform", "gcp", "endpointAccess"], "Private"),
+];
+
+/// The defaults of the feature set whose CRDs admit `platform`.
+fn feature_set(platform: HostedPlatform) -> &'static [Default] {
+    match platform {
+        HostedPlatform::Gcp | HostedPlatform::OpenStack => TECH_PREVIEW,
+        _ => &[],
+    }
+}
+
 /// A HostedCluster as the API server stores it.
-pub(crate) fn hosted_cluster(object: &mut Value) {
-    apply(object, HOSTED_CLUSTER.iter().chain(SHARED));
+pub(crate) fn hosted_cluster(object: &mut Value, platform: HostedPlatform) {
+    apply(
+        object,
+        HOSTED_CLUSTER
+            .iter()
+            .chain(SHARED)
+            .chain(feature_set(platform)),
+    );
 }
 
 /// A HostedControlPlane as the API server stores it.
-pub(crate) fn hosted_control_plane(object: &mut Value) {
-    apply(object, SHARED.iter().chain(HOSTED_CONTROL_PLANE));
+pub(crate) fn hosted_control_plane(object: &mut Value, platform: HostedPlatform) {
+    apply(
+        object,
+        SHARED
+            .iter()
+            .chain(HOSTED_CONTROL_PLANE)
+            .chain(feature_set(platform)),
+    );
 }
 
 fn apply<'a>(object: &mut Value, defaults: impl Iterator<Item = &'a Default>) {
@@ -165,7 +203,7 @@ mod tests {
     #[test]
     fn a_default_applies_under_a_present_parent_and_a_default_object_takes_its_childrens() {
         let mut hc = json!({"spec": {"platform": {"azure": {"location": "x"}}, "autoscaling": {}}});
-        hosted_cluster(&mut hc);
+        hosted_cluster(&mut hc, HostedPlatform::Azure);
         assert_eq!(hc["spec"]["platform"]["azure"]["cloud"], "AzurePublicCloud");
         assert_eq!(hc["spec"]["platform"]["azure"]["resourceGroup"], "default");
         assert!(hc["spec"]["platform"].get("aws").is_none());
@@ -176,10 +214,31 @@ mod tests {
             "HighlyAvailable"
         );
         let mut given = json!({"spec": {"controllerAvailabilityPolicy": "SingleReplica"}});
-        hosted_cluster(&mut given);
+        hosted_cluster(&mut given, HostedPlatform::Azure);
         assert_eq!(
             given["spec"]["controllerAvailabilityPolicy"],
             "SingleReplica"
         );
+    }
+
+    #[test]
+    fn gcp_and_openstack_take_the_tech_preview_crds_defaults_and_the_others_do_not() {
+        let given = json!({"spec": {"platform": {"gcp": {}}, "operatorConfiguration": {"clusterVersionOperator": {}}}});
+        for (platform, tech_preview) in [
+            (HostedPlatform::Gcp, true),
+            (HostedPlatform::OpenStack, true),
+            (HostedPlatform::Aws, false),
+        ] {
+            let mut hc = given.clone();
+            hosted_cluster(&mut hc, platform);
+            let mut hcp = given.clone();
+            hosted_control_plane(&mut hcp, platform);
+            for object in [hc, hcp] {
+                let level = &object["spec"]["operatorConfiguration"]["clusterVersionOperator"]["operatorLogLevel"];
+                assert_eq!(level == "Normal", tech_preview, "{platform:?}");
+                let access = &object["spec"]["platform"]["gcp"]["endpointAccess"];
+                assert_eq!(access == "Private", tech_preview, "{platform:?}");
+            }
+        }
     }
 }

@@ -7,13 +7,16 @@
 //! The steps, in the order HyperShift takes them: the HostedCluster as the API server stores it
 //! (its CRD's defaults, `defaults.rs`, and what its schema refuses, `admission.rs`); what stops the hypershift-operator before it creates a
 //! HostedControlPlane (`refusals.rs`, `networks.rs`); the HostedControlPlane it writes
-//! (`control_plane.rs`), as the API server stores that (its CRD's defaults); the Secrets its
+//! (`control_plane.rs`), written as Go's types write it (`go_shape.rs`) and stored as the API
+//! server stores that (its CRD's defaults); the Secrets its
 //! platform copies into the control plane namespace, and the environment it gives the
 //! control-plane-operator (here).
 
 mod admission;
 mod control_plane;
+mod crd_required;
 mod defaults;
+mod go_shape;
 mod networks;
 mod refusals;
 
@@ -82,7 +85,7 @@ pub(crate) fn load(files: &HostedClusterFiles) -> Result<(HostedConfig, Derived)
 pub(crate) fn derive(stream: &HostedClusterStream, operator_env: &OperatorEnv) -> Result<Derived> {
     let path = &stream.path;
     let mut hc = stream.hosted_cluster.clone();
-    defaults::hosted_cluster(&mut hc);
+    defaults::hosted_cluster(&mut hc, stream.platform);
     admission::check(&hc, stream.platform, path)?;
     let aro_hcp = operator_env.is_aro_hcp();
     refusals::check(
@@ -98,7 +101,9 @@ pub(crate) fn derive(stream: &HostedClusterStream, operator_env: &OperatorEnv) -
         format!("{path}: metadata: the control plane namespace {namespace:?} (<namespace>-<name>)")
     })?;
     let mut hcp = control_plane::object(stream, &hc);
-    defaults::hosted_control_plane(&mut hcp);
+    // Sent as Go writes it, then stored with its CRD's defaults.
+    go_shape::spec(&mut hcp["spec"]);
+    defaults::hosted_control_plane(&mut hcp, stream.platform);
     sort_keys(&mut hcp);
     let credentials = copied_secrets(stream, &hc, &namespace)?;
     let env = control_plane_operator_env(operator_env, &hcp)?;
@@ -256,6 +261,31 @@ mod tests {
         assert_eq!(compared, 16);
     }
 
+    /// Every variant of `testdata/hosted-cluster-variants/` that HyperShift's own
+    /// `reconcileHostedControlPlane` derives a HostedControlPlane for.
+    #[test]
+    fn every_variant_derives_what_hypershifts_reconcile_hosted_control_plane_derives() {
+        let base =
+            Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/hosted-cluster-variants");
+        let mut compared = 0;
+        for case in base
+            .read_dir_utf8()
+            .expect("testdata/hosted-cluster-variants")
+        {
+            let dir = case.expect("entry").path().to_owned();
+            let Ok(want) = std::fs::read_to_string(dir.join("hcp-derived.yaml")) else {
+                continue;
+            };
+            let want = ccm_catalogue::yaml::one_document(&want).expect("parses");
+            let stream = crate::inputs::hosted_cluster::load(&dir.join("hostedcluster.yaml"), None)
+                .expect("reads");
+            let derived = derive(&stream, &OperatorEnv::default()).expect("derives");
+            assert_eq!(derived.hosted_control_plane, want, "{dir}");
+            compared += 1;
+        }
+        assert_eq!(compared, 59);
+    }
+
     fn stream(text: &str) -> HostedClusterStream {
         crate::inputs::hosted_cluster::parse(text, Utf8Path::new("hc.yaml"), None).expect("reads")
     }
@@ -277,7 +307,7 @@ spec:
   release: {image: quay.io/r:1}
   pullSecret: {name: ps}
   infraID: infra
-  platform: {type: AWS, aws: {region: us-east-1, rolesRef: {}}}
+  platform: {type: AWS, aws: {region: us-east-1, rolesRef: {controlPlaneOperatorARN: a, imageRegistryARN: a, ingressARN: a, kubeCloudControllerARN: a, networkARN: a, nodePoolManagementARN: a, storageARN: a}}}
   services:
   - {service: APIServer, servicePublishingStrategy: {type: LoadBalancer}}
   - {service: Ignition, servicePublishingStrategy: {type: Route}}
@@ -357,7 +387,7 @@ spec:
                 .starts_with("hc.yaml: spec.release.image is empty")
         );
         assert!(
-            refused(AWS.replace(", aws: {region: us-east-1, rolesRef: {}}", ""))
+            refused(AWS.replace(", aws: {region: us-east-1, rolesRef: {controlPlaneOperatorARN: a, imageRegistryARN: a, ingressARN: a, kubeCloudControllerARN: a, networkARN: a, nodePoolManagementARN: a, storageARN: a}}", ""))
                 .starts_with("hc.yaml: spec.platform.aws: aws cluster needs")
         );
         assert!(
@@ -396,7 +426,7 @@ spec:
         );
         assert!(
             refused(AWS.replace(
-                "{type: AWS, aws: {region: us-east-1, rolesRef: {}}}",
+                "{type: AWS, aws: {region: us-east-1, rolesRef: {controlPlaneOperatorARN: a, imageRegistryARN: a, ingressARN: a, kubeCloudControllerARN: a, networkARN: a, nodePoolManagementARN: a, storageARN: a}}}",
                 "{type: Agent}"
             ))
             .starts_with("hc.yaml: spec.platform.agent: agentcluster needs")

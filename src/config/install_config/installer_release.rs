@@ -94,6 +94,9 @@ pub(crate) enum Field {
     AwsSovereignRegion,
     /// `platform.azure.subnets`.
     AzureSubnets,
+    /// A machine pool's `platform.azure.identity` (`defaultMachinePlatform`, `compute[0]`,
+    /// `controlPlane`).
+    AzureIdentity,
     /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
     VSphereHostGroupZone,
     /// `platform.vsphere.failureDomains[].regionType`, or a `zoneType` other than `HostGroup`.
@@ -230,6 +233,18 @@ pub(crate) const FIELDS: &[Row] = &[
         path: "platform.azure.subnets",
         changes: Changes::CloudConfig,
         history: &[since(21)],
+        until: None,
+    },
+    // pkg/types/azure/machinepool.go: `Identity *VMIdentity` on OCPBUGS-79002-release-4.19
+    // (@34f7e1e355), not on release-4.18 (@9094202399), whose cloud config always sets
+    // `useManagedIdentityExtension` (from 4.19 it follows `CreateAzureIdentity()`, installer
+    // 7e30b7d6b421; release-4.19's azure/cloudproviderconfig_test.go expects `false` for a
+    // config that creates none, release-4.18's `true`).
+    Row {
+        field: Field::AzureIdentity,
+        path: "platform.azure.defaultMachinePlatform.identity",
+        changes: Changes::CloudConfig,
+        history: &[since(19)],
         until: None,
     },
     Row {

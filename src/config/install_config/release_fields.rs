@@ -79,6 +79,14 @@ fn platform_fields(platform: &Platform) -> Vec<Set> {
             if is_dual_stack(&p.ip_family) {
                 out.push(set(Field::AzureIpFamily, &p.ip_family, true));
             }
+            if let Some(at) = p.identity_at {
+                out.push(Set {
+                    field: Field::AzureIdentity,
+                    at: Some(at.to_string()),
+                    value: None,
+                    gated: false,
+                });
+            }
             if !p.subnets.is_empty() {
                 out.push(Set {
                     field: Field::AzureSubnets,

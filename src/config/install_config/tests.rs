@@ -41,6 +41,12 @@ fn errors_name_the_field() {
     let mut d = base();
     d["platform"] = json!({"moon": {}});
     assert!(err(d).starts_with("platform.moon: unknown platform"));
+    // PowerVC is the installer's (4.21 on), converted into OpenStack: refused as not rendered,
+    // not as unknown.
+    let mut d = base();
+    d["platform"] = json!({"powervc": {"cloud": "powervc"}});
+    let e = err(d);
+    assert!(e.starts_with("platform.powervc: PowerVC (an installer platform from 4.21) is not rendered by ccm-render: the installer converts it into an OpenStack cluster"), "{e}");
     let mut d = base();
     d["platform"]["gcp"] = json!({"projectID": "p", "region": "r"});
     assert!(err(d).contains("cannot use both \"aws\" and \"gcp\""));

@@ -482,6 +482,13 @@ impl InstallerRelease {
         self.minor >= 19
     }
 
+    /// PowerVS `vpcName` may be a VPC's ID from 4.20 (installer 160c2ed961, "Support VPC and TG
+    /// ids", on `OCPBUGS-74390-release-4.20`, not on `OCPBUGS-79002-release-4.19`): the cloud
+    /// config's `g2VpcName` is then the name of the VPC `GetVPCByID` finds.
+    pub(crate) fn powervs_vpc_name_may_be_an_id(self) -> bool {
+        self.minor >= 20
+    }
+
     /// Status `ipFamily` for AWS and Azure: installer PR #10207 ("Install-config and Infra
     /// manifest updates for DualStack for AWS and Azure"), merged after the 4.21 branch; the
     /// AWS dual-stack install docs are for 4.22 (openshift-docs PR #111527).

@@ -221,6 +221,9 @@ pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()>
     {
         super::gcp_service_endpoints::check(p, release, "platform.gcp")?;
     }
+    if let Platform::PowerVs(p) = &ic.platform {
+        super::powervs_vpc::check(p, release)?;
+    }
     // From 4.21 the installer converts Azure's single-subnet fields into `subnets` and checks
     // the list; before, it checks neither.
     if let Platform::Azure(p) = &ic.platform

@@ -130,7 +130,7 @@ fn config_text(objects: &[Value]) -> Option<String> {
 #[test]
 fn every_installer_test_case_renders_its_expected_cloud_config_at_each_of_its_releases() {
     let cases = cases();
-    assert_eq!(cases.len(), 20, "the carried cases (README.md counts them)");
+    assert_eq!(cases.len(), 21, "the carried cases (README.md counts them)");
     for (name, path, case) in &cases {
         assert!(
             case.source.file.starts_with("pkg/asset/manifests/")
@@ -395,8 +395,9 @@ fn gcp_service_endpoints_give_the_overrides_at_4_19_and_4_20() {
 /// Azure's `useManagedIdentityExtension` from 4.19 follows `InstallConfig.CreateAzureIdentity`
 /// (installer `pkg/types/utils.go`, as openshift/installer-aro-wrapper vendors it on
 /// `release-4.19`, commit 7e30b7d6b421): with the VMs' identities all given, the installer
-/// creates none and the config says so; 4.18 (`release-4.18`, commit 14cd7a64e088) always
-/// turns it on.
+/// creates none and the config says so. 4.18 (`release-4.18`, commit 14cd7a64e088) always
+/// turns it on, and its `pkg/types/azure` MachinePool has no `identity` (release-4.18
+/// @9094202399): the field it would ignore is refused there, naming 4.19.
 #[test]
 fn azure_managed_identity_follows_the_vm_identities_from_4_19() {
     let text =
@@ -411,7 +412,13 @@ fn azure_managed_identity_follows_the_vm_identities_from_4_19() {
     std::fs::write(&path, text).expect("write");
     let credentials = root().join("testdata/credentials/azure.yaml");
     let flags = vec!["--credentials".to_string(), s(&credentials).to_string()];
-    for (release, want) in [("4.18", true), ("4.19", false), ("4.23", false)] {
+    assert_refused(
+        &path,
+        "mycluster-abcde",
+        "4.18",
+        "platform.azure.defaultMachinePlatform.identity: the installer of OpenShift 4.18 has no such field; it arrives in 4.19",
+    );
+    for (release, want) in [("4.19", false), ("4.23", false)] {
         let out = tempfile::tempdir().expect("tempdir");
         let (code, err, objects) = render(&path, "mycluster-abcde", release, &flags, out.path());
         assert_eq!(code, Some(0), "{release}: {err}");

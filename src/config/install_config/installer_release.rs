@@ -94,6 +94,9 @@ pub(crate) enum Field {
     AwsSovereignRegion,
     /// `platform.azure.subnets`.
     AzureSubnets,
+    /// A machine pool's `platform.azure.identity` (`defaultMachinePlatform`, `compute[0]`,
+    /// `controlPlane`).
+    AzureIdentity,
     /// `platform.vsphere.failureDomains[].zoneType: HostGroup`, or a `topology.hostGroup`.
     VSphereHostGroupZone,
     /// `platform.vsphere.failureDomains[].regionType`, or a `zoneType` other than `HostGroup`.
@@ -230,6 +233,18 @@ pub(crate) const FIELDS: &[Row] = &[
         path: "platform.azure.subnets",
         changes: Changes::CloudConfig,
         history: &[since(21)],
+        until: None,
+    },
+    // pkg/types/azure/machinepool.go: `Identity *VMIdentity` on OCPBUGS-79002-release-4.19
+    // (@34f7e1e355), not on release-4.18 (@9094202399), whose cloud config always sets
+    // `useManagedIdentityExtension` (from 4.19 it follows `CreateAzureIdentity()`, installer
+    // 7e30b7d6b421; release-4.19's azure/cloudproviderconfig_test.go expects `false` for a
+    // config that creates none, release-4.18's `true`).
+    Row {
+        field: Field::AzureIdentity,
+        path: "platform.azure.defaultMachinePlatform.identity",
+        changes: Changes::CloudConfig,
+        history: &[since(19)],
         until: None,
     },
     Row {
@@ -465,6 +480,13 @@ impl InstallerRelease {
     /// on `release-4.18`, installer 14cd7a64e088) ends at `rcEndpointOverride`.
     pub(crate) fn powervs_rm_endpoint_line(self) -> bool {
         self.minor >= 19
+    }
+
+    /// PowerVS `vpcName` may be a VPC's ID from 4.20 (installer 160c2ed961, "Support VPC and TG
+    /// ids", on `OCPBUGS-74390-release-4.20`, not on `OCPBUGS-79002-release-4.19`): the cloud
+    /// config's `g2VpcName` is then the name of the VPC `GetVPCByID` finds.
+    pub(crate) fn powervs_vpc_name_may_be_an_id(self) -> bool {
+        self.minor >= 20
     }
 
     /// Status `ipFamily` for AWS and Azure: installer PR #10207 ("Install-config and Infra

@@ -29,6 +29,7 @@ pub mod installer_release;
 mod net;
 mod network;
 mod platform;
+mod powervs_vpc;
 mod release_fields;
 mod topologies;
 mod vips;

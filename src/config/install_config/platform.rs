@@ -62,6 +62,17 @@ impl Platform {
 fn the_one(d: &Document) -> Result<(String, Value)> {
     let mut platforms = keys(&d.platform);
     for (key, _) in &platforms {
+        // PowerVC (installer 4.21 on, `pkg/types/powervc`) is a platform of the installer,
+        // not an unknown one: the installer turns it into an OpenStack cluster
+        // (`pkg/types/conversion/powervc`), whose cloud config always disables the load
+        // balancer (`pkg/asset/manifests/openstack/cloudproviderconfig.go`) and whose
+        // Infrastructure has a user-managed one (`pkg/types/powervc/defaults`); ccm-render does
+        // not derive that conversion (docs/differences-from-cccmo.md).
+        if key == "powervc" {
+            bail!(
+                "platform.powervc: PowerVC (an installer platform from 4.21) is not rendered by ccm-render: the installer converts it into an OpenStack cluster with its load balancer disabled in the cloud config and user-managed in the Infrastructure, a conversion ccm-render does not derive; render the OpenStack objects from the cluster's own Infrastructure and cloud-provider-config (--infrastructure, --cloud-config) instead"
+            );
+        }
         if !PLATFORMS.contains(&key.as_str()) {
             bail!(
                 "platform.{key}: unknown platform (known: {})",

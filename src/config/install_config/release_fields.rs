@@ -79,6 +79,14 @@ fn platform_fields(platform: &Platform) -> Vec<Set> {
             if is_dual_stack(&p.ip_family) {
                 out.push(set(Field::AzureIpFamily, &p.ip_family, true));
             }
+            if let Some(at) = p.identity_at {
+                out.push(Set {
+                    field: Field::AzureIdentity,
+                    at: Some(at.to_string()),
+                    value: None,
+                    gated: false,
+                });
+            }
             if !p.subnets.is_empty() {
                 out.push(Set {
                     field: Field::AzureSubnets,
@@ -212,6 +220,9 @@ pub(crate) fn check(ic: &InstallConfig, release: InstallerRelease) -> Result<()>
         )
     {
         super::gcp_service_endpoints::check(p, release, "platform.gcp")?;
+    }
+    if let Platform::PowerVs(p) = &ic.platform {
+        super::powervs_vpc::check(p, release)?;
     }
     // From 4.21 the installer converts Azure's single-subnet fields into `subnets` and checks
     // the list; before, it checks neither.

@@ -41,6 +41,12 @@ fn errors_name_the_field() {
     let mut d = base();
     d["platform"] = json!({"moon": {}});
     assert!(err(d).starts_with("platform.moon: unknown platform"));
+    // PowerVC is the installer's (4.21 on), converted into OpenStack: refused as not rendered,
+    // not as unknown.
+    let mut d = base();
+    d["platform"] = json!({"powervc": {"cloud": "powervc"}});
+    let e = err(d);
+    assert!(e.starts_with("platform.powervc: PowerVC (an installer platform from 4.21) is not rendered by ccm-render: the installer converts it into an OpenStack cluster"), "{e}");
     let mut d = base();
     d["platform"]["gcp"] = json!({"projectID": "p", "region": "r"});
     assert!(err(d).contains("cannot use both \"aws\" and \"gcp\""));
@@ -414,6 +420,42 @@ fn the_aws_european_sovereign_cloud_needs_its_gate_from_4_22() {
     assert!(derive(&ic, &at("4.21")).is_ok());
     d["featureSet"] = json!("TechPreviewNoUpgrade");
     assert!(derive(&parse(&d).expect("parses"), &at("4.23")).is_ok());
+}
+
+#[test]
+fn an_azure_pool_identity_is_refused_at_4_18_where_the_installer_has_none() {
+    // release-4.18's pkg/types/azure MachinePool has no `identity`; its cloud config always
+    // says useManagedIdentityExtension true, whatever the pools say.
+    let mut d = base();
+    d["platform"] = json!({"azure": {"region": "westeurope", "baseDomainResourceGroupName": "rg"}});
+    d["controlPlane"] =
+        json!({"name": "master", "platform": {"azure": {"identity": {"type": "None"}}}});
+    let at = |release: &str| Options {
+        release: installer_release::InstallerRelease::of(release).expect("a release"),
+        ..Options::default()
+    };
+    let ic = parse(&d).expect("parses");
+    assert_eq!(
+        format!("{:#}", derive(&ic, &at("4.18")).expect_err("no field")),
+        "controlPlane.platform.azure.identity: the installer of OpenShift 4.18 has no such field; it arrives in 4.19 (render with --release 4.19 or later, or leave the field out)"
+    );
+    // From 4.19 the field is read (what is left to derive is the credentials' facts).
+    let later = derive(&ic, &at("4.19")).map_err(|e| format!("{e:#}"));
+    assert!(
+        !later.clone().err().unwrap_or_default().contains("identity"),
+        "{later:?}"
+    );
+    d["platform"]["azure"]["defaultMachinePlatform"] = json!({"identity": {"type": "None"}});
+    let e = format!(
+        "{:#}",
+        derive(&parse(&d).expect("parses"), &at("4.18")).expect_err("no field")
+    );
+    assert!(
+        e.starts_with(
+            "platform.azure.defaultMachinePlatform.identity: the installer of OpenShift 4.18"
+        ),
+        "{e}"
+    );
 }
 
 #[test]

@@ -43,6 +43,11 @@ pub(crate) struct Azure {
     /// (`InstallConfig.CreateAzureIdentity`).
     #[serde(skip)]
     pub(crate) creates_identity: bool,
+    /// Filled in by the parser: the first of the identities the cloud config reads that the
+    /// install-config sets (`defaultMachinePlatform`, `compute[0]`, `controlPlane`), for the
+    /// release check: the 4.18 installer's `pkg/types/azure` `MachinePool` has no `identity`.
+    #[serde(skip)]
+    pub(crate) identity_at: Option<&'static str>,
     /// `Enabled` or `Disabled` (installer 4.21+).
     #[serde(default, rename = "userProvisionedDNS", deserialize_with = "nullable")]
     pub(crate) user_provisioned_dns: String,
@@ -137,12 +142,25 @@ impl Azure {
                 },
             )
         };
+        let compute = own(d.compute.first(), "compute[0]")?;
+        let control_plane = own(d.control_plane.as_ref(), "controlPlane")?;
+        self.identity_at = [
+            (
+                self.default_machine_platform.identity.is_some(),
+                "platform.azure.defaultMachinePlatform.identity",
+            ),
+            (compute.is_some(), "compute[0].platform.azure.identity"),
+            (
+                control_plane.is_some(),
+                "controlPlane.platform.azure.identity",
+            ),
+        ]
+        .into_iter()
+        .find_map(|(set, at)| set.then_some(at));
         let default_needs =
             AzureIdentity::needs_one(self.default_machine_platform.identity.as_ref());
-        let compute_needs =
-            AzureIdentity::needs_one(own(d.compute.first(), "compute[0]")?.as_ref());
-        let control_plane_needs =
-            AzureIdentity::needs_one(own(d.control_plane.as_ref(), "controlPlane")?.as_ref());
+        let compute_needs = AzureIdentity::needs_one(compute.as_ref());
+        let control_plane_needs = AzureIdentity::needs_one(control_plane.as_ref());
         self.creates_identity = self.cloud_name != AzureCloud::Stack
             && default_needs
             && (compute_needs || control_plane_needs);

@@ -93,28 +93,52 @@ fn every_render_case_renders_hypershifts_objects() {
     assert_eq!(rendered_cases, 13);
 }
 
+/// Runs the case in `dir` into `dest` with `--emit-hosted-control-plane emitted`: it must be
+/// refused in one line naming the field its `refused-field` file holds, `dest` as it was and
+/// nothing emitted.
+fn assert_refused_naming_its_field(name: &str, dir: &Path, dest: &Path, emitted: &Path) {
+    let field = std::fs::read_to_string(dir.join("refused-field")).expect("refused-field");
+    let message = format!("hostedcluster.yaml: {}", field.trim());
+    let emit = emitted.to_string_lossy().into_owned();
+    let err = assert_refused_untouched(
+        dest,
+        || run(dir, dest, &["--emit-hosted-control-plane", &emit]),
+        &message,
+    );
+    assert_eq!(err.lines().count(), 1, "{name}: {err}");
+    assert!(
+        !emitted.exists(),
+        "{name}: --emit-hosted-control-plane written"
+    );
+}
+
+/// Renders the case in `dir` into `dest` and returns the HostedControlPlane it derived, as
+/// `--emit-hosted-control-plane` wrote it to `emitted`.
+fn derived_hosted_control_plane(
+    name: &str,
+    dir: &Path,
+    dest: &Path,
+    emitted: &Path,
+) -> serde_json::Value {
+    let emit = emitted.to_string_lossy().into_owned();
+    let out = run(dir, dest, &["--emit-hosted-control-plane", &emit]);
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_all(&std::fs::read_to_string(emitted).expect("emitted")).remove(0)
+}
+
 #[test]
 fn every_refuse_case_is_refused_naming_the_field_and_writes_nothing() {
     let mut refused = 0;
     for (name, dir) in cases().into_iter().filter(|(_, d)| expect(d) == "refuse") {
-        let field = std::fs::read_to_string(dir.join("refused-field")).expect("refused-field");
         let tmp = tempfile::tempdir().expect("tempdir");
         let dest = tmp.path().join("out");
         std::fs::create_dir_all(dest.join("manifests")).expect("mkdir");
         std::fs::write(dest.join("manifests/keep.yaml"), "kept\n").expect("write");
-        let emitted = tmp.path().join("hcp.yaml");
-        let emit = emitted.to_string_lossy().into_owned();
-        let message = format!("hostedcluster.yaml: {}", field.trim());
-        let err = assert_refused_untouched(
-            &dest,
-            || run(&dir, &dest, &["--emit-hosted-control-plane", &emit]),
-            &message,
-        );
-        assert_eq!(err.lines().count(), 1, "{name}: {err}");
-        assert!(
-            !emitted.exists(),
-            "{name}: --emit-hosted-control-plane written"
-        );
+        assert_refused_naming_its_field(&name, &dir, &dest, &tmp.path().join("hcp.yaml"));
         refused += 1;
     }
     assert_eq!(refused, 12);
@@ -130,22 +154,11 @@ fn the_derived_hosted_control_plane_is_the_one_hypershift_stores() {
         let want = parse_all(&text).remove(0);
         let tmp = tempfile::tempdir().expect("tempdir");
         let emitted = tmp.path().join("hcp.yaml");
-        let emit = emitted.to_string_lossy().into_owned();
         // The three Azure cases whose IDs HyperShift's control-plane-operator cannot parse have a
         // HostedControlPlane too, but the command writes nothing when the render is refused:
         // their derivation is held to it by config::hosted_cluster's unit tests.
         if expect(&dir) == "render" {
-            let out = run(
-                &dir,
-                &tmp.path().join("out"),
-                &["--emit-hosted-control-plane", &emit],
-            );
-            assert!(
-                out.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let got = parse_all(&std::fs::read_to_string(&emitted).expect("emitted")).remove(0);
+            let got = derived_hosted_control_plane(&name, &dir, &tmp.path().join("out"), &emitted);
             assert_eq!(got, want, "{name}");
             compared += 1;
         }
@@ -178,33 +191,15 @@ fn every_variant_derives_what_hypershifts_code_derives_or_is_refused() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let dest = tmp.path().join("out");
         let emitted = tmp.path().join("hcp.yaml");
-        let emit = emitted.to_string_lossy().into_owned();
         if expect(&dir) == "refuse" {
-            let field = std::fs::read_to_string(dir.join("refused-field")).expect("refused-field");
             std::fs::create_dir_all(&dest).expect("mkdir");
-            let message = format!("hostedcluster.yaml: {}", field.trim());
-            let err = assert_refused_untouched(
-                &dest,
-                || run(&dir, &dest, &["--emit-hosted-control-plane", &emit]),
-                &message,
-            );
-            assert_eq!(err.lines().count(), 1, "{name}: {err}");
-            assert!(
-                !emitted.exists(),
-                "{name}: --emit-hosted-control-plane written"
-            );
+            assert_refused_naming_its_field(&name, &dir, &dest, &emitted);
             refused += 1;
             continue;
         }
         let want = std::fs::read_to_string(dir.join("hcp-derived.yaml")).expect("hcp-derived");
         let want = parse_all(&want).remove(0);
-        let out = run(&dir, &dest, &["--emit-hosted-control-plane", &emit]);
-        assert!(
-            out.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let got = parse_all(&std::fs::read_to_string(&emitted).expect("emitted")).remove(0);
+        let got = derived_hosted_control_plane(&name, &dir, &dest, &emitted);
         assert_eq!(got, want, "{name}");
         derived += 1;
     }

@@ -27,6 +27,7 @@ mod ignition;
 mod image_references;
 mod install_config;
 mod install_config_accepts;
+mod installer_cases;
 mod installer_cloud_config;
 mod installer_infrastructure;
 mod installer_topologies;
